@@ -1,0 +1,56 @@
+"""The Russian Bank rules engine: pure Python, no I/O, no Django.
+
+>>> from games.engine import deal
+>>> position = deal(42)
+>>> moves = position.legal_moves()
+>>> position.push(moves[0])
+"""
+
+from .cards import Card, card_label, card_name, card_words, parse_card
+from .deal import deal, new_seed, seed_commitment
+from .document import dumps, from_document, loads, to_document
+from .errors import BadNotation, BadPosition, IllegalMove, RulesError, WrongStop
+from .match import Match, match_totals
+from .moves import Move, parse_move
+from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
+from .replay import replay
+from .rules import PRESETS, Rules, get_rules
+from .stop import call_stop, compulsory_moves, turn_violations
+from .views import view
+
+__all__ = [
+    "PLAYING",
+    "PRESETS",
+    "STALEMATE",
+    "WON",
+    "BadNotation",
+    "BadPosition",
+    "Card",
+    "IllegalMove",
+    "Match",
+    "Move",
+    "Position",
+    "Rules",
+    "RulesError",
+    "SeatPiles",
+    "WrongStop",
+    "call_stop",
+    "card_label",
+    "card_name",
+    "card_words",
+    "compulsory_moves",
+    "deal",
+    "dumps",
+    "from_document",
+    "get_rules",
+    "loads",
+    "match_totals",
+    "new_seed",
+    "parse_card",
+    "parse_move",
+    "replay",
+    "seed_commitment",
+    "to_document",
+    "turn_violations",
+    "view",
+]

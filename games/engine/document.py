@@ -1,0 +1,219 @@
+"""Position documents in and out (NOTATION.md, "Position document").
+
+The document is the referee's complete position. Fields of the engine's own go
+under ``"engine"``: the R7.6/R8.4 counters, how a finished game ended, and
+which pack each card came from (``packs``: one seat letter per card, pile by
+pile, so the backs can be drawn and the packs sorted after the game). A
+document without them is read as the start of the ``to_move`` seat's turn, with
+each card in the pack of the seat that dealt its pile.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any, Final
+
+from .cards import FACE_MASK, FOUNDATION_NEXT, Card, card_name, pack_of, parse_card, rank_of
+from .errors import BadPosition
+from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
+from .rules import rules_from_document
+
+FORMAT: Final = "rbank-position/1"
+_STATUSES: Final = (PLAYING, WON, STALEMATE)
+
+
+def _names(cards: list[Card]) -> list[str]:
+    return [card_name(c) for c in cards]
+
+
+def _packs(cards: list[Card], letters: str) -> str:
+    return "".join(letters[pack_of(c)] for c in cards)
+
+
+def to_document(position: Position) -> dict[str, Any]:
+    """The complete position as a JSON-ready dict (hidden cards included: referee only)."""
+    letters = position.rules.seat_names
+    doc: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": position.rules.to_document(),
+        "to_move": letters[position.to_move],
+        "foundations": [_names(p) for p in position.foundations],
+        "houses": [_names(p) for p in position.houses],
+    }
+    packs: dict[str, Any] = {
+        "foundations": [_packs(p, letters) for p in position.foundations],
+        "houses": [_packs(p, letters) for p in position.houses],
+    }
+    for i, seat in enumerate(position.seats):
+        doc[letters[i]] = {
+            "reserve": _names(seat.reserve),
+            "hand": _names(seat.hand),
+            "waste": _names(seat.waste),
+            "turned": None if seat.turned is None else card_name(seat.turned),
+        }
+        packs[letters[i]] = {
+            "reserve": _packs(seat.reserve, letters),
+            "hand": _packs(seat.hand, letters),
+            "waste": _packs(seat.waste, letters),
+            "turned": None if seat.turned is None else letters[pack_of(seat.turned)],
+        }
+    doc["status"] = position.status
+    doc["winner"] = None if position.winner is None else letters[position.winner]
+    doc["score"] = (
+        None
+        if position.score is None
+        else {letters[i]: points for i, points in enumerate(position.score)}
+    )
+    doc["engine"] = {
+        "turn_moves": position.turn_moves,
+        "turn_productive": position.turn_productive,
+        "turnovers": dict(zip(letters, position.turnovers, strict=True)),
+        "quiet_turns": dict(zip(letters, position.quiet_turns, strict=True)),
+        "turns": position.turns,
+        "ending": position.ending,
+        "packs": packs,
+    }
+    return doc
+
+
+def dumps(position: Position, indent: int | None = None) -> str:
+    return json.dumps(to_document(position), indent=indent, ensure_ascii=False)
+
+
+class _Reader:
+    def __init__(self, doc: dict[str, Any], letters: str) -> None:
+        self.letters = letters
+        engine = doc.get("engine")
+        self.engine: dict[str, Any] = engine if isinstance(engine, dict) else {}
+        packs = self.engine.get("packs")
+        self.packs: dict[str, Any] = packs if isinstance(packs, dict) else {}
+
+    def pile(self, value: object, where: str, pack_letters: object, default_pack: int) -> list[Card]:
+        if not isinstance(value, list):
+            raise BadPosition(f"{where} must be a list of cards")
+        letters = pack_letters if isinstance(pack_letters, str) else ""
+        if letters and len(letters) != len(value):
+            raise BadPosition(f"engine.packs for {where} does not match its cards")
+        cards = []
+        for i, name in enumerate(value):
+            if not isinstance(name, str):
+                raise BadPosition(f"{where}: {name!r} is not a card")
+            pack = self.letters.find(letters[i]) if letters else default_pack
+            if pack < 0:
+                raise BadPosition(f"engine.packs for {where}: unknown pack {letters[i]!r}")
+            try:
+                cards.append(parse_card(name, pack))
+            except ValueError as exc:
+                raise BadPosition(f"{where}: {exc}") from None
+        return cards
+
+    def pile_list(self, doc: dict[str, Any], key: str, count: int, default: list[int]) -> list[list[Card]]:
+        value = doc.get(key)
+        if not isinstance(value, list) or len(value) != count:
+            raise BadPosition(f"{key} must be a list of {count} piles")
+        pack_rows = self.packs.get(key)
+        rows = pack_rows if isinstance(pack_rows, list) and len(pack_rows) == count else [None] * count
+        return [
+            self.pile(pile, f"{key}[{i}]", rows[i], default[i]) for i, pile in enumerate(value)
+        ]
+
+    def counter(self, key: str) -> list[int]:
+        value = self.engine.get(key, {})
+        if not isinstance(value, dict):
+            raise BadPosition(f"engine.{key} must map seats to numbers")
+        counts = [value.get(s, 0) for s in self.letters]
+        if not all(isinstance(c, int) and c >= 0 for c in counts):
+            raise BadPosition(f"engine.{key} must map seats to non-negative integers")
+        return counts
+
+
+def from_document(doc: object) -> Position:
+    """Read a position document (a dict, as parsed from JSON). Raises ``BadPosition``."""
+    if not isinstance(doc, dict):
+        raise BadPosition("a position document is a JSON object")
+    if doc.get("format", FORMAT) != FORMAT:
+        raise BadPosition(f"unknown format {doc.get('format')!r} (expected {FORMAT})")
+    rules = rules_from_document(doc.get("rules"))
+    letters = rules.seat_names
+    reader = _Reader(doc, letters)
+    hps = rules.houses_per_seat
+    foundations = reader.pile_list(doc, "foundations", rules.foundations, [0] * rules.foundations)
+    houses = reader.pile_list(doc, "houses", rules.houses, [h // hps for h in range(rules.houses)])
+    seats = []
+    for s, letter in enumerate(letters):
+        data = doc.get(letter)
+        if not isinstance(data, dict):
+            raise BadPosition(f"seat {letter} is missing")
+        seat_packs = reader.packs.get(letter)
+        seat_packs = seat_packs if isinstance(seat_packs, dict) else {}
+        piles = [
+            reader.pile(data.get(k, []), f"{letter}.{k}", seat_packs.get(k), s)
+            for k in ("reserve", "hand", "waste")
+        ]
+        turned_name = data.get("turned")
+        turned = None
+        if turned_name is not None:
+            turned = reader.pile([turned_name], f"{letter}.turned", seat_packs.get("turned"), s)[0]
+        seats.append(SeatPiles(*piles, turned=turned))
+    to_move = doc.get("to_move", "A")
+    if not isinstance(to_move, str) or to_move not in letters:
+        raise BadPosition(f"to_move must be one of {', '.join(letters)}")
+    position = Position(
+        rules, foundations=foundations, houses=houses, seats=seats, to_move=letters.index(to_move)
+    )
+    _check_cards(position)
+    _read_status(position, doc, reader)
+    return position
+
+
+def _check_cards(position: Position) -> None:
+    copies = Counter(c & FACE_MASK for c in position.cards())
+    packs = position.rules.seats
+    too_many = sorted(card_name(face) for face, n in copies.items() if n > packs)
+    if too_many:
+        raise BadPosition(f"more than {packs} copies of {', '.join(too_many)}")
+    for i, pile in enumerate(position.foundations):
+        for below, above in zip([None, *pile], pile, strict=False):
+            fits = rank_of(above) == 1 if below is None else FOUNDATION_NEXT[below & FACE_MASK] == above & FACE_MASK
+            if not fits:
+                raise BadPosition(f"foundations[{i}] is not built up in suit from the ace")
+
+
+def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> None:
+    letters = position.rules.seat_names
+    status = doc.get("status", PLAYING)
+    if status not in _STATUSES:
+        raise BadPosition(f"status must be one of {', '.join(_STATUSES)}")
+    position.status = status
+    winner = doc.get("winner")
+    if winner is not None and winner not in letters:
+        raise BadPosition("winner must be a seat or null")
+    position.winner = None if winner is None else letters.index(winner)
+    score = doc.get("score")
+    if score is not None:
+        if not isinstance(score, dict) or not all(
+            isinstance(score.get(s), int) for s in letters
+        ):
+            raise BadPosition("score must map every seat to its points")
+        position.score = [score[s] for s in letters]
+    engine = reader.engine
+    turn_moves = engine.get("turn_moves", 0)
+    turns = engine.get("turns", 0)
+    if not (isinstance(turn_moves, int) and turn_moves >= 0 and isinstance(turns, int) and turns >= 0):
+        raise BadPosition("engine.turn_moves and engine.turns must be non-negative integers")
+    position.turn_moves = turn_moves
+    position.turns = turns
+    position.turn_productive = bool(engine.get("turn_productive", False))
+    position.turnovers = reader.counter("turnovers")
+    position.quiet_turns = reader.counter("quiet_turns")
+    ending = engine.get("ending")
+    position.ending = ending if isinstance(ending, str) else None
+
+
+def loads(text: str) -> Position:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BadPosition(f"not JSON: {exc}") from None
+    return from_document(doc)

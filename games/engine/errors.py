@@ -1,0 +1,66 @@
+"""One exception family for every refused move, each with a code from RULES.md §7."""
+
+from __future__ import annotations
+
+from typing import Final
+
+#: Violations, in the order that decides which code a move gets when several apply.
+VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S3")
+#: Priority violations: the classic game accepts them and lets the opponent call Stop!.
+PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3"})
+#: Refusals that are not violations (RULES.md §7).
+REFUSALS: Final = (
+    "NOT_YOUR_TURN",
+    "GAME_OVER",
+    "BAD_NOTATION",
+    "NO_TURNED_CARD",
+    "ALREADY_TURNED",
+    "NO_CARDS",
+    "CANNOT_END",
+    "TURN_TOO_LONG",
+)
+
+
+class RulesError(ValueError):
+    """Base of everything the engine refuses; ``code`` is machine-readable, ``str()`` is for people."""
+
+    code: str = "BAD_INPUT"
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0])
+
+
+class IllegalMove(RulesError):
+    """A move the rules refuse. ``code`` is one of ``VIOLATIONS`` or ``REFUSALS``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message, code)
+
+    @property
+    def is_violation(self) -> bool:
+        return self.code in VIOLATIONS
+
+
+class BadNotation(IllegalMove):
+    """Text that is not a move in the notation (NOTATION.md)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("BAD_NOTATION", message)
+
+
+class BadPosition(RulesError):
+    """A position document that cannot be read."""
+
+    code = "BAD_POSITION"
+
+
+class WrongStop(RulesError):
+    """A Stop! call that names a move holding no violation (R7.5)."""
+
+    code = "WRONG_STOP"

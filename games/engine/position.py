@@ -1,0 +1,731 @@
+"""The position: every pile, whose turn, and the rules of RULES.md §4-8 that move cards.
+
+``Position`` is mutable, like a chess board: ``push`` applies a move after
+checking it, ``legal_moves`` lists what the seat to move may do. Both use the
+same predicates, so a move is generated exactly when ``push`` accepts it.
+
+Speed matters (the server replays games, the computer opponent searches), so
+the hot paths index flat tables (``cards``) and keep two small caches, both
+dropped whenever the cards they describe move:
+
+* ``_fwant``: face -> foundations it fits; changes only when a foundation grows.
+* ``_fmoves``: the foundation moves open to the mover (P1/P2); changes every move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from .cards import (
+    ACE,
+    FACE_MASK,
+    FOUNDATION_NEXT,
+    HOUSE_FITS,
+    LOAD_FITS,
+    Card,
+    Face,
+    card_label,
+    is_red,
+    make_card,
+    rank_of,
+    suit_of,
+)
+from .errors import PRIORITY_VIOLATIONS, IllegalMove
+from .moves import (
+    CARD,
+    DISCARD,
+    END,
+    END_MOVE,
+    FOUNDATION,
+    HOUSE,
+    OPP_RESERVE,
+    OPP_WASTE,
+    RESERVE,
+    TURN,
+    TURN_MOVE,
+    TURNED,
+    WASTE,
+    Move,
+    parse_move,
+    pile_name,
+)
+from .rules import PRESETS, Rules
+
+PLAYING: Final = "playing"
+WON: Final = "won"
+STALEMATE: Final = "stalemate"
+
+# How a finished game ended (the position document's "engine.ending").
+BY_CARDS: Final = "cards"  # R8.1
+BY_STALEMATE: Final = "stalemate"  # R8.4
+BY_TURN_LIMIT: Final = "turn_limit"  # R8.4 backstop
+BY_AGREEMENT: Final = "agreed"  # R8.5
+BY_RESIGNATION: Final = "resigned"  # R8.6
+BY_TIMEOUT: Final = "timeout"  # R8.6
+
+_ACES: Final = tuple(make_card(ACE, suit) for suit in range(4))
+
+
+class SeatPiles:
+    """One seat's own piles: reserve, hand (face down), waste, and the turned hand card."""
+
+    __slots__ = ("hand", "reserve", "turned", "waste")
+
+    def __init__(
+        self,
+        reserve: list[Card] | None = None,
+        hand: list[Card] | None = None,
+        waste: list[Card] | None = None,
+        turned: Card | None = None,
+    ) -> None:
+        self.reserve: list[Card] = reserve if reserve is not None else []
+        self.hand: list[Card] = hand if hand is not None else []
+        self.waste: list[Card] = waste if waste is not None else []
+        self.turned: Card | None = turned
+
+    def copy(self) -> SeatPiles:
+        return SeatPiles(self.reserve[:], self.hand[:], self.waste[:], self.turned)
+
+    @property
+    def count(self) -> int:
+        """The count of R8.2/R8.3: 1 per hand and waste card, 2 per reserve card."""
+        return len(self.hand) + len(self.waste) + (self.turned is not None) + 2 * len(self.reserve)
+
+    @property
+    def has_cards(self) -> bool:
+        return bool(self.reserve or self.hand or self.waste) or self.turned is not None
+
+    def cards(self) -> Iterator[Card]:
+        yield from self.reserve
+        yield from self.hand
+        yield from self.waste
+        if self.turned is not None:
+            yield self.turned
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatPiles):
+            return NotImplemented
+        return (self.reserve, self.hand, self.waste, self.turned) == (
+            other.reserve,
+            other.hand,
+            other.waste,
+            other.turned,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+@dataclass(frozen=True, slots=True)
+class _MoveTable:
+    """Every card move of a layout, built once, so generation only appends.
+
+    Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h.
+    """
+
+    to_foundation: tuple[tuple[Move, ...], ...]
+    to_house: tuple[tuple[Move, ...], ...]
+    to_opp_reserve: tuple[tuple[Move, ...], ...]
+    to_opp_waste: tuple[tuple[Move, ...], ...]
+
+
+@lru_cache(maxsize=None)
+def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
+    sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)]
+
+    def row(kind: int, count: int, start: int = 0) -> tuple[tuple[Move, ...], ...]:
+        return tuple(
+            tuple(Move(CARD, s, si, kind, i) for i in range(start, count)) for s, si in sources
+        )
+
+    return _MoveTable(
+        row(FOUNDATION, foundations),
+        row(HOUSE, houses),
+        row(OPP_RESERVE, seats, 0),
+        row(OPP_WASTE, seats, 0),
+    )
+
+
+class Position:
+    """A complete position, as the referee sees it (hidden cards included)."""
+
+    __slots__ = (
+        "_fmoves",
+        "_fwant",
+        "_p1",
+        "_table",
+        "ending",
+        "foundations",
+        "houses",
+        "quiet_turns",
+        "rules",
+        "score",
+        "seats",
+        "status",
+        "to_move",
+        "turn_moves",
+        "turn_productive",
+        "turnovers",
+        "turns",
+        "winner",
+    )
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        *,
+        foundations: list[list[Card]] | None = None,
+        houses: list[list[Card]] | None = None,
+        seats: list[SeatPiles] | None = None,
+        to_move: int = 0,
+    ) -> None:
+        self.rules: Rules = rules if rules is not None else PRESETS["pagat"]
+        r = self.rules
+        self.foundations: list[list[Card]] = foundations or [[] for _ in range(r.foundations)]
+        self.houses: list[list[Card]] = houses or [[] for _ in range(r.houses)]
+        self.seats: list[SeatPiles] = seats or [SeatPiles() for _ in range(r.seats)]
+        if (len(self.foundations), len(self.houses), len(self.seats)) != (
+            r.foundations,
+            r.houses,
+            r.seats,
+        ):
+            raise ValueError("pile counts do not match the rules' layout")
+        self.to_move: int = to_move
+        self.status: str = PLAYING
+        self.winner: int | None = None
+        self.score: list[int] | None = None
+        self.ending: str | None = None
+        # Turn counters: moves this turn (R7.6), and whether the turn was productive (R8.4).
+        self.turn_moves: int = 0
+        self.turn_productive: bool = False
+        # R8.4 counters since the last productive turn: waste turnovers and turns taken, per seat.
+        self.turnovers: list[int] = [0] * r.seats
+        self.quiet_turns: list[int] = [0] * r.seats
+        self.turns: int = 0  # completed turns in the game (R8.4 backstop)
+        self._table: _MoveTable = _move_table(r.foundations, r.houses, r.seats)
+        self._fwant: dict[Face, list[int]] | None = None
+        self._fmoves: list[Move] | None = None
+        self._p1: bool = False
+
+    # ------------------------------------------------------------------ basics
+
+    def copy(self) -> Position:
+        other = Position.__new__(Position)
+        other.rules = self.rules
+        other.foundations = [p[:] for p in self.foundations]
+        other.houses = [p[:] for p in self.houses]
+        other.seats = [s.copy() for s in self.seats]
+        other.to_move = self.to_move
+        other.status = self.status
+        other.winner = self.winner
+        other.score = None if self.score is None else self.score[:]
+        other.ending = self.ending
+        other.turn_moves = self.turn_moves
+        other.turn_productive = self.turn_productive
+        other.turnovers = self.turnovers[:]
+        other.quiet_turns = self.quiet_turns[:]
+        other.turns = self.turns
+        other._table = self._table
+        other._fwant = None
+        other._fmoves = None
+        other._p1 = False
+        return other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self._public_fields())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    @staticmethod
+    def _public_fields() -> Iterable[str]:
+        return (name for name in Position.__slots__ if not name.startswith("_"))
+
+    def __repr__(self) -> str:
+        return f"<Position {self.rules.preset} to_move={self.seat_name(self.to_move)} {self.status}>"
+
+    def seat_name(self, seat: int) -> str:
+        return self.rules.seat_names[seat]
+
+    @property
+    def mover(self) -> SeatPiles:
+        return self.seats[self.to_move]
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != PLAYING
+
+    def opponent(self, distance: int = 1) -> int:
+        return (self.to_move + distance) % self.rules.seats
+
+    def cards(self) -> Iterator[Card]:
+        """Every card in the position, in no particular order."""
+        for pile in self.foundations:
+            yield from pile
+        for pile in self.houses:
+            yield from pile
+        for seat in self.seats:
+            yield from seat.cards()
+
+    def parse(self, text: str) -> Move:
+        """Read a move in the notation, relative to the seat to move."""
+        r = self.rules
+        return parse_move(
+            text, self.to_move, seats=r.seats, foundations=r.foundations, houses=r.houses
+        )
+
+    # ------------------------------------------------------ foundation priority
+
+    def _foundation_wants(self) -> dict[Face, list[int]]:
+        """Face -> the foundations it may go on (R5.1)."""
+        want: dict[Face, list[int]] = {}
+        empty: list[int] = []
+        for i, pile in enumerate(self.foundations):
+            if not pile:
+                empty.append(i)
+                continue
+            face = FOUNDATION_NEXT[pile[-1] & FACE_MASK]
+            if face:
+                want.setdefault(face, []).append(i)
+        if empty:
+            for ace in _ACES:
+                want[ace] = empty
+        self._fwant = want
+        return want
+
+    def foundation_moves(self) -> list[Move]:
+        """The foundation moves open to the mover: only reserve ones when P1 applies (P1, P2)."""
+        moves = self._fmoves
+        if moves is not None:
+            return moves
+        want = self._fwant if self._fwant is not None else self._foundation_wants()
+        table = self._table.to_foundation
+        seat = self.seats[self.to_move]
+        moves = []
+        self._p1 = False
+        if seat.reserve:
+            targets = want.get(seat.reserve[-1] & FACE_MASK)
+            if targets:
+                self._p1 = True
+                self._fmoves = moves = [table[0][i] for i in targets]
+                return moves
+        if seat.turned is not None:
+            targets = want.get(seat.turned & FACE_MASK)
+            if targets:
+                moves.extend(table[1][i] for i in targets)
+        for h, pile in enumerate(self.houses):
+            if pile:
+                targets = want.get(pile[-1] & FACE_MASK)
+                if targets:
+                    row = table[h + 2]
+                    moves.extend(row[i] for i in targets)
+        self._fmoves = moves
+        return moves
+
+    # ------------------------------------------------------------ legal moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every move the seat to move may make now (a new list)."""
+        if self.status != PLAYING:
+            return []
+        foundation = self.foundation_moves()
+        if foundation:
+            return foundation[:]  # P1/P2: nothing else is allowed
+        seat = self.seats[self.to_move]
+        houses = self.houses
+        table = self._table
+        moves: list[Move] = []
+
+        accepts: dict[Face, list[int]] = {}  # face -> houses it may be built on
+        empty: list[int] = []
+        for j, pile in enumerate(houses):
+            if pile:
+                for face in HOUSE_FITS[pile[-1] & FACE_MASK]:
+                    targets = accepts.get(face)
+                    if targets is None:
+                        accepts[face] = [j]
+                    else:
+                        targets.append(j)
+            else:
+                empty.append(j)
+
+        sources: list[tuple[int, Card]] = []
+        if seat.reserve:
+            sources.append((0, seat.reserve[-1]))
+        if seat.turned is not None:
+            sources.append((1, seat.turned))
+        sources.extend((h + 2, pile[-1]) for h, pile in enumerate(houses) if pile)
+
+        if self.turn_moves < self.rules.max_turn_moves:
+            loads = self._load_targets()
+            to_house = table.to_house
+            for src, card in sources:
+                face = card & FACE_MASK
+                row = to_house[src]
+                for j in accepts.get(face, ()):
+                    moves.append(row[j])
+                for j in empty:
+                    if j != src - 2:
+                        moves.append(row[j])
+                for fits, rows, distance in loads:
+                    if face in fits:
+                        moves.append(rows[src][distance])
+        elif seat.reserve:  # R7.6: past the cap, only the compulsory filling of spaces
+            moves.extend(table.to_house[0][j] for j in empty)
+
+        if seat.turned is not None:
+            moves.append(DISCARD)
+        elif seat.hand or seat.waste:
+            if not (seat.reserve and empty):  # P3
+                moves.append(TURN_MOVE)
+        else:
+            moves.append(END_MOVE)
+        return moves
+
+    def _load_targets(self) -> list[tuple[tuple[Face, ...], tuple[tuple[Move, ...], ...], int]]:
+        """(faces that fit, move rows, distance) for each loadable opponent pile (R5.4)."""
+        table = self._table
+        loads = []
+        seats = self.seats
+        n = len(seats)
+        for distance in range(1, n):
+            opp = seats[(self.to_move + distance) % n]
+            if opp.reserve:
+                loads.append((LOAD_FITS[opp.reserve[-1] & FACE_MASK], table.to_opp_reserve, distance))
+            if opp.waste:
+                loads.append((LOAD_FITS[opp.waste[-1] & FACE_MASK], table.to_opp_waste, distance))
+        return loads
+
+    def is_legal(self, move: Move) -> bool:
+        return self.refusal(move) is None
+
+    # --------------------------------------------------------------- checking
+
+    def refusal(self, move: Move) -> IllegalMove | None:
+        """Why the rules refuse ``move`` now (RULES.md §7 order), or None if it is legal."""
+        if self.status != PLAYING:
+            return IllegalMove("GAME_OVER", "the game is over")
+        seat = self.seats[self.to_move]
+        if move.kind == TURN:
+            if seat.turned is not None:
+                return IllegalMove(
+                    "ALREADY_TURNED",
+                    f"you already have a turned card, the {card_label(seat.turned)}: "
+                    "play it or discard it (C-W) first",
+                )
+            if not seat.hand and not seat.waste:
+                return IllegalMove(
+                    "NO_CARDS", "you have no hand or waste cards to turn: end your turn with E"
+                )
+            return self._priority_refusal("turn a hand card") or self._space_refusal()
+        if move.kind == END:
+            if seat.turned is not None or seat.hand or seat.waste:
+                return IllegalMove(
+                    "CANNOT_END",
+                    "you can end a turn with E only when you have no hand, waste or turned card; "
+                    "otherwise turn a card (T) and discard (C-W)",
+                )
+            return self._priority_refusal("end your turn")
+        if move.is_discard and seat.turned is None:
+            return IllegalMove("NO_TURNED_CARD", "you have no turned card to discard")
+        card_or_refusal = self._source_card(move, seat)
+        if isinstance(card_or_refusal, IllegalMove):
+            return card_or_refusal
+        card = card_or_refusal
+        refusal = self._fit_refusal(move, card)
+        if refusal is not None:
+            return refusal
+        if move.dst == FOUNDATION:
+            self.foundation_moves()
+            if self._p1 and move.src != RESERVE:
+                return self._p1_refusal(f"play the {card_label(card)}")
+            return None
+        action = "discard" if move.is_discard else f"move the {card_label(card)}"
+        refusal = self._priority_refusal(action)
+        if refusal is not None:
+            return refusal
+        if (
+            self.turn_moves >= self.rules.max_turn_moves
+            and not move.is_discard
+            and not (move.src == RESERVE and move.dst == HOUSE and not self.houses[move.di])
+        ):
+            return IllegalMove(
+                "TURN_TOO_LONG",
+                f"this turn already has {self.rules.max_turn_moves} moves: only foundation moves, "
+                "filling a space from the reserve, T, C-W and E are allowed now",
+            )
+        return None
+
+    def _source_card(self, move: Move, seat: SeatPiles) -> Card | IllegalMove:
+        """The available card ``move`` takes (R4.2), or an S5 refusal."""
+        src = move.src
+        if src == RESERVE:
+            if seat.reserve:
+                return seat.reserve[-1]
+            return IllegalMove("S5", "your reserve is empty")
+        if src == TURNED:
+            if seat.turned is not None:
+                return seat.turned
+            return IllegalMove("S5", "you have no turned card: turn one with T first")
+        if src == HOUSE:
+            pile = self.houses[move.si]
+            if pile:
+                return pile[-1]
+            return IllegalMove("S5", f"{pile_name(HOUSE, move.si)} is empty")
+        reason = {
+            FOUNDATION: "cards on a foundation never move again",
+            WASTE: "the cards of your own waste are not available; only your turned card is",
+            OPP_RESERVE: "you may not take cards from your opponent's reserve",
+            OPP_WASTE: "you may not take cards from your opponent's waste",
+        }[src]
+        return IllegalMove("S5", reason)
+
+    def _fit_refusal(self, move: Move, card: Card) -> IllegalMove | None:
+        """An S4 refusal when ``card`` may not go where ``move`` puts it (R5)."""
+        name = card_label(card)
+        dst, di = move.dst, move.di
+        if dst == FOUNDATION:
+            pile = self.foundations[di]
+            where = pile_name(FOUNDATION, di)
+            if not pile:
+                if rank_of(card) == ACE:
+                    return None
+                return IllegalMove(
+                    "S4", f"the {name} cannot start {where}: an empty foundation takes only an ace"
+                )
+            top = pile[-1]
+            if FOUNDATION_NEXT[top & FACE_MASK] == card & FACE_MASK:
+                return None
+            if not FOUNDATION_NEXT[top & FACE_MASK]:
+                return IllegalMove("S4", f"{where} is complete: nothing goes on a king")
+            return IllegalMove(
+                "S4",
+                f"the {name} cannot go on the {card_label(top)} on {where}: "
+                "foundations are built up in suit, one rank at a time",
+            )
+        if dst == HOUSE:
+            if move.src == HOUSE and move.si == di:
+                return IllegalMove("S4", f"the {name} is already on {pile_name(HOUSE, di)}")
+            pile = self.houses[di]
+            if not pile or (card & FACE_MASK) in HOUSE_FITS[pile[-1] & FACE_MASK]:
+                return None
+            top = pile[-1]
+            if rank_of(card) + 1 == rank_of(top):
+                why = "houses are built down in alternating colours"
+            elif is_red(card) != is_red(top):
+                why = "houses are built down one rank at a time"
+            else:
+                why = "houses are built down in alternating colours, one rank at a time"
+            return IllegalMove("S4", f"the {name} cannot go on the {card_label(top)}: {why}")
+        if dst in (OPP_RESERVE, OPP_WASTE):
+            target = self.seats[(self.to_move + di) % self.rules.seats]
+            pile = target.reserve if dst == OPP_RESERVE else target.waste
+            what = "reserve" if dst == OPP_RESERVE else "waste"
+            if not pile:
+                return IllegalMove(
+                    "S4", f"your opponent's {what} is empty, and an empty pile cannot be loaded"
+                )
+            if (card & FACE_MASK) in LOAD_FITS[pile[-1] & FACE_MASK]:
+                return None
+            return IllegalMove(
+                "S4",
+                f"the {name} cannot load your opponent's {what} (top card {card_label(pile[-1])}): "
+                "loading takes the same suit, one rank higher or lower",
+            )
+        if dst == WASTE:
+            if move.src == TURNED:
+                return None
+            return IllegalMove(
+                "S4", "only your turned card may go on your own waste, and that ends your turn"
+            )
+        if dst == RESERVE:
+            return IllegalMove("S4", "you may not put a card on your own reserve")
+        return IllegalMove("S4", "a card cannot be put on the turned card")
+
+    def _p1_refusal(self, action: str) -> IllegalMove:
+        card = self.seats[self.to_move].reserve[-1]
+        target = pile_name(FOUNDATION, self.foundation_moves()[0].di)
+        return IllegalMove(
+            "S1",
+            f"you may not {action} now: your reserve card, the {card_label(card)}, fits on "
+            f"{target} and must go there before anything else",
+        )
+
+    def _priority_refusal(self, action: str) -> IllegalMove | None:
+        """S1/S2 when a foundation move is pending and ``action`` is not one (P1, P2)."""
+        pending = self.foundation_moves()
+        if not pending:
+            return None
+        if self._p1:
+            return self._p1_refusal(action)
+        first = pending[0]
+        card = self._source_card(first, self.seats[self.to_move])
+        assert not isinstance(card, IllegalMove)
+        return IllegalMove(
+            "S2",
+            f"you may not {action} now: the {card_label(card)} on {pile_name(first.src, first.si)} "
+            f"fits on {pile_name(FOUNDATION, first.di)}, and foundation moves come first",
+        )
+
+    def _space_refusal(self) -> IllegalMove | None:
+        """S3: no turning while a house is empty and the reserve is not (P3)."""
+        if not self.seats[self.to_move].reserve:
+            return None
+        for j, pile in enumerate(self.houses):
+            if not pile:
+                return IllegalMove(
+                    "S3",
+                    f"{pile_name(HOUSE, j)} is empty: fill the empty houses from your reserve "
+                    "before turning a hand card",
+                )
+        return None
+
+    # ---------------------------------------------------------------- playing
+
+    def push(self, move: Move, *, classic: bool = False) -> str | None:
+        """Check and apply ``move``. Raises ``IllegalMove`` when the rules refuse it.
+
+        With ``classic=True`` the priority violations S1-S3 are accepted (the
+        opponent may call Stop!) and their code is returned; building and
+        availability violations are always refused.
+        """
+        refusal = self.refusal(move)
+        violation = None
+        if refusal is not None:
+            if not (classic and refusal.code in PRIORITY_VIOLATIONS):
+                raise refusal
+            violation = refusal.code
+        self._apply(move)
+        return violation
+
+    def play(self, text: str) -> Move:
+        """Parse, check and apply one move given in the notation; returns the move."""
+        move = self.parse(text)
+        self.push(move)
+        return move
+
+    def _apply(self, move: Move) -> None:
+        """Carry out a checked move."""
+        m = self.to_move
+        seat = self.seats[m]
+        self._fmoves = None
+        self.turn_moves += 1
+        kind = move.kind
+        if kind == CARD:
+            src = move.src
+            card: Card
+            if src == RESERVE:
+                card = seat.reserve.pop()
+                self.turn_productive = True
+            elif src == TURNED:
+                assert seat.turned is not None
+                card = seat.turned
+                seat.turned = None
+                if move.dst != WASTE:
+                    self.turn_productive = True
+            else:
+                card = self.houses[move.si].pop()
+            dst = move.dst
+            if dst == FOUNDATION:
+                self.foundations[move.di].append(card)
+                self._fwant = None
+                self.turn_productive = True
+            elif dst == HOUSE:
+                self.houses[move.di].append(card)
+            elif dst == OPP_RESERVE:
+                self.seats[(m + move.di) % len(self.seats)].reserve.append(card)
+            elif dst == OPP_WASTE:
+                self.seats[(m + move.di) % len(self.seats)].waste.append(card)
+            else:  # the discard
+                seat.waste.append(card)
+                self._end_turn()
+                return
+            if src != HOUSE and not seat.has_cards:
+                self._finish_won(m, BY_CARDS)
+        elif kind == TURN:
+            if not seat.hand:  # R4.4: the waste, order kept, becomes the hand
+                seat.hand = seat.waste[::-1]
+                seat.waste = []
+                self.turnovers[m] += 1
+            seat.turned = seat.hand.pop()
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        m = self.to_move
+        n = len(self.seats)
+        self.turns += 1
+        productive = self.turn_productive
+        if productive:
+            self.turnovers = [0] * n
+            self.quiet_turns = [0] * n
+        else:
+            self.quiet_turns[m] += 1
+        self.turn_moves = 0
+        self.turn_productive = False
+        self.to_move = (m + 1) % n
+        self._fmoves = None
+        if not productive and self.is_stuck():
+            self.finish_stalemate(BY_STALEMATE)
+        elif self.turns >= self.rules.max_turns:
+            self.finish_stalemate(BY_TURN_LIMIT)
+
+    def stop_turn(self) -> None:
+        """End the mover's turn after a Stop! (R7.1, R7.2): a turned card goes back
+        face down on top of the hand (Foster p.12), and the next seat plays."""
+        seat = self.seats[self.to_move]
+        if seat.turned is not None:
+            seat.hand.append(seat.turned)
+            seat.turned = None
+        self._end_turn()
+
+    def is_stuck(self) -> bool:
+        """R8.4: since the last productive turn every seat has taken a turn, and has
+        turned its waste over at least twice or has no hand and waste cards."""
+        return all(
+            quiet >= 1 and (turned_over >= 2 or not (seat.hand or seat.waste))
+            for quiet, turned_over, seat in zip(
+                self.quiet_turns, self.turnovers, self.seats, strict=True
+            )
+        )
+
+    # ------------------------------------------------------------ the end (R8)
+
+    def _finish(self, status: str, winner: int | None, score: list[int], ending: str) -> None:
+        self.status = status
+        self.winner = winner
+        self.score = score
+        self.ending = ending
+        self._fmoves = None
+
+    def _finish_won(self, winner: int, ending: str, penalty: int = 0) -> None:
+        """R8.2 (and R8.6 with a penalty): the winner scores the bonus plus the losers' counts."""
+        losers = sum(s.count for i, s in enumerate(self.seats) if i != winner)
+        score = [0] * len(self.seats)
+        score[winner] = self.rules.win_bonus + penalty + losers
+        self._finish(WON, winner, score, ending)
+
+    def finish_stalemate(self, ending: str = BY_AGREEMENT) -> None:
+        """R8.3/R8.5: the lowest count scores its difference to the others' (no bonus)."""
+        self._ensure_playing()
+        counts = [s.count for s in self.seats]
+        low = min(counts)
+        score = [0] * len(counts)
+        if counts.count(low) == 1:
+            best = counts.index(low)
+            score[best] = sum(c - low for c in counts)
+        self._finish(STALEMATE, None, score, ending)
+
+    def forfeit(self, seat: int, ending: str = BY_RESIGNATION) -> None:
+        """R8.6: ``seat`` resigns or runs out of time; the opponent scores 30 + 20 + its count."""
+        self._ensure_playing()
+        if len(self.seats) != 2:
+            raise ValueError("forfeit scoring is defined for two seats")
+        self._finish_won(1 - seat, ending, self.rules.forfeit_penalty)
+
+    def _ensure_playing(self) -> None:
+        if self.status != PLAYING:
+            raise IllegalMove("GAME_OVER", "the game is over")

@@ -1,0 +1,68 @@
+"""The Stop! machinery (R7.1-R7.3): which moves of a turn were violations, and the
+position after the opponent calls Stop! on one of them.
+
+Both functions replay the turn from its starting position in the classic mode,
+where priority violations (S1-S3) are accepted and recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .errors import PRIORITY_VIOLATIONS, WrongStop
+from .moves import HOUSE, RESERVE, TURN, Move
+from .position import Position
+
+
+def turn_violations(start: Position, moves: Sequence[Move]) -> list[str | None]:
+    """The violation code each move of a turn committed (None for a clean move).
+
+    ``start`` is the position before the first move. S4/S5 moves cannot be
+    accepted at all and raise ``IllegalMove``.
+    """
+    position = start.copy()
+    return [position.push(move, classic=True) for move in moves]
+
+
+def compulsory_moves(position: Position, violation: str, offending: Move) -> list[Move]:
+    """The moves the offender omitted (R7.2), best first: the caller may choose among them."""
+    if violation == "S3":
+        return [
+            m
+            for m in position.legal_moves()
+            if m.src == RESERVE and m.dst == HOUSE and not position.houses[m.di]
+        ]
+    moves = position.foundation_moves()[:]
+    if violation == "S2" and offending.kind != TURN:
+        # R7.3: a card that fitted a foundation goes there "instead".
+        same_source = [m for m in moves if (m.src, m.si) == (offending.src, offending.si)]
+        moves = same_source + [m for m in moves if m not in same_source]
+    return moves
+
+
+def call_stop(
+    start: Position, moves: Sequence[Move], index: int, choice: Move | None = None
+) -> Position:
+    """The position after Stop! is called on ``moves[index]`` of the turn begun at ``start``.
+
+    The offending move and everything after it are undone; for S1-S3 the omitted
+    compulsory move is carried out (``choice`` picks it when several fit, R7.2);
+    then the turn passes to the caller. Raises ``WrongStop`` when that move held
+    no violation.
+    """
+    if not 0 <= index < len(moves):
+        raise WrongStop(f"the turn has no move number {index + 1}")
+    position = start.copy()
+    for move in moves[:index]:
+        position.push(move, classic=True)
+    refusal = position.refusal(moves[index])
+    if refusal is None or not refusal.is_violation:
+        raise WrongStop(f"move {index + 1} ({moves[index]}) broke no rule")
+    if refusal.code in PRIORITY_VIOLATIONS:
+        options = compulsory_moves(position, refusal.code, moves[index])
+        if choice is not None and choice not in options:
+            raise WrongStop(f"{choice} is not one of the compulsory moves here")
+        position.push(choice if choice is not None else options[0])
+    if not position.is_over:
+        position.stop_turn()
+    return position

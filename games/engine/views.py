@@ -1,0 +1,56 @@
+"""What each participant may see: the only form in which a position leaves the server.
+
+Face-down cards never appear: a reserve shows its count and its top (face-up)
+card (R2.2), a hand only its count. Face-up cards are shown: foundations,
+houses, the turned card (it lies face up on the table for both players), and
+wastes. A seat sees its whole own waste (it may spread it, Foster p.14); others
+see its top card and count, as across a real table.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from .cards import card_name
+from .position import Position
+
+FORMAT: Final = "rbank-view/1"
+SPECTATOR: Final = None
+
+
+def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
+    """The position as seat ``viewer`` (or a spectator, ``None``) may see it."""
+    letters = position.rules.seat_names
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": position.rules.to_document(),
+        "viewer": None if viewer is None else letters[viewer],
+        "to_move": letters[position.to_move],
+        "foundations": [[card_name(c) for c in pile] for pile in position.foundations],
+        "houses": [[card_name(c) for c in pile] for pile in position.houses],
+    }
+    for i, seat in enumerate(position.seats):
+        waste: dict[str, Any] = {
+            "count": len(seat.waste),
+            "top": card_name(seat.waste[-1]) if seat.waste else None,
+        }
+        if i == viewer:
+            waste["cards"] = [card_name(c) for c in seat.waste]
+        out[letters[i]] = {
+            "reserve": {
+                "count": len(seat.reserve),
+                "top": card_name(seat.reserve[-1]) if seat.reserve else None,
+            },
+            "hand": {"count": len(seat.hand)},
+            "waste": waste,
+            "turned": None if seat.turned is None else card_name(seat.turned),
+            "count": seat.count,
+        }
+    out["status"] = position.status
+    out["winner"] = None if position.winner is None else letters[position.winner]
+    out["score"] = (
+        None if position.score is None else dict(zip(letters, position.score, strict=True))
+    )
+    out["turn_moves"] = position.turn_moves
+    out["turns"] = position.turns
+    return out
