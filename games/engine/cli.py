@@ -1,4 +1,4 @@
-"""``python -m games.engine deal|legal|play|selfplay`` (NOTATION.md, "The engine's command line")."""
+"""``python -m games.engine deal|legal|play|selfplay`` (NOTATION.md, the command line)."""
 
 from __future__ import annotations
 

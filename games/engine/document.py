@@ -89,7 +89,9 @@ class _Reader:
         packs = self.engine.get("packs")
         self.packs: dict[str, Any] = packs if isinstance(packs, dict) else {}
 
-    def pile(self, value: object, where: str, pack_letters: object, default_pack: int) -> list[Card]:
+    def pile(
+        self, value: object, where: str, pack_letters: object, default_pack: int
+    ) -> list[Card]:
         if not isinstance(value, list):
             raise BadPosition(f"{where} must be a list of cards")
         letters = pack_letters if isinstance(pack_letters, str) else ""
@@ -108,15 +110,17 @@ class _Reader:
                 raise BadPosition(f"{where}: {exc}") from None
         return cards
 
-    def pile_list(self, doc: dict[str, Any], key: str, count: int, default: list[int]) -> list[list[Card]]:
+    def pile_list(
+        self, doc: dict[str, Any], key: str, count: int, default: list[int]
+    ) -> list[list[Card]]:
         value = doc.get(key)
         if not isinstance(value, list) or len(value) != count:
             raise BadPosition(f"{key} must be a list of {count} piles")
         pack_rows = self.packs.get(key)
-        rows = pack_rows if isinstance(pack_rows, list) and len(pack_rows) == count else [None] * count
-        return [
-            self.pile(pile, f"{key}[{i}]", rows[i], default[i]) for i, pile in enumerate(value)
-        ]
+        rows = (
+            pack_rows if isinstance(pack_rows, list) and len(pack_rows) == count else [None] * count
+        )
+        return [self.pile(pile, f"{key}[{i}]", rows[i], default[i]) for i, pile in enumerate(value)]
 
     def counter(self, key: str) -> list[int]:
         value = self.engine.get(key, {})
@@ -155,7 +159,7 @@ def from_document(doc: object) -> Position:
         turned = None
         if turned_name is not None:
             turned = reader.pile([turned_name], f"{letter}.turned", seat_packs.get("turned"), s)[0]
-        seats.append(SeatPiles(*piles, turned=turned))
+        seats.append(SeatPiles(piles[0], piles[1], piles[2], turned))
     to_move = doc.get("to_move", "A")
     if not isinstance(to_move, str) or to_move not in letters:
         raise BadPosition(f"to_move must be one of {', '.join(letters)}")
@@ -175,7 +179,11 @@ def _check_cards(position: Position) -> None:
         raise BadPosition(f"more than {packs} copies of {', '.join(too_many)}")
     for i, pile in enumerate(position.foundations):
         for below, above in zip([None, *pile], pile, strict=False):
-            fits = rank_of(above) == 1 if below is None else FOUNDATION_NEXT[below & FACE_MASK] == above & FACE_MASK
+            fits = (
+                rank_of(above) == 1
+                if below is None
+                else FOUNDATION_NEXT[below & FACE_MASK] == above & FACE_MASK
+            )
             if not fits:
                 raise BadPosition(f"foundations[{i}] is not built up in suit from the ace")
 
@@ -192,15 +200,15 @@ def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> No
     position.winner = None if winner is None else letters.index(winner)
     score = doc.get("score")
     if score is not None:
-        if not isinstance(score, dict) or not all(
-            isinstance(score.get(s), int) for s in letters
-        ):
+        if not isinstance(score, dict) or not all(isinstance(score.get(s), int) for s in letters):
             raise BadPosition("score must map every seat to its points")
         position.score = [score[s] for s in letters]
     engine = reader.engine
     turn_moves = engine.get("turn_moves", 0)
     turns = engine.get("turns", 0)
-    if not (isinstance(turn_moves, int) and turn_moves >= 0 and isinstance(turns, int) and turns >= 0):
+    if not (
+        isinstance(turn_moves, int) and turn_moves >= 0 and isinstance(turns, int) and turns >= 0
+    ):
         raise BadPosition("engine.turn_moves and engine.turns must be non-negative integers")
     position.turn_moves = turn_moves
     position.turns = turns

@@ -22,7 +22,7 @@ REFUSALS: Final = (
 
 
 class RulesError(ValueError):
-    """Base of everything the engine refuses; ``code`` is machine-readable, ``str()`` is for people."""
+    """Base of everything the engine refuses: ``code`` for programs, ``str()`` for people."""
 
     code: str = "BAD_INPUT"
 

@@ -80,7 +80,9 @@ END_MOVE: Final = Move(END)
 DISCARD: Final = Move(CARD, TURNED, 0, WASTE, 0)
 
 
-def _parse_pile(name: str, mover: int, seats: int, foundations: int, houses: int) -> tuple[int, int]:
+def _parse_pile(
+    name: str, mover: int, seats: int, foundations: int, houses: int
+) -> tuple[int, int]:
     if name[:1] in ("F", "H") and name[1:].isdigit():
         number = int(name[1:])
         count = foundations if name[0] == "F" else houses

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 from .cards import (
@@ -31,7 +31,6 @@ from .cards import (
     is_red,
     make_card,
     rank_of,
-    suit_of,
 )
 from .errors import PRIORITY_VIOLATIONS, IllegalMove
 from .moves import (
@@ -131,7 +130,7 @@ class _MoveTable:
     to_opp_waste: tuple[tuple[Move, ...], ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
     sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)]
 
@@ -245,7 +244,9 @@ class Position:
         return (name for name in Position.__slots__ if not name.startswith("_"))
 
     def __repr__(self) -> str:
-        return f"<Position {self.rules.preset} to_move={self.seat_name(self.to_move)} {self.status}>"
+        return (
+            f"<Position {self.rules.preset} to_move={self.seat_name(self.to_move)} {self.status}>"
+        )
 
     def seat_name(self, seat: int) -> str:
         return self.rules.seat_names[seat]
@@ -394,7 +395,9 @@ class Position:
         for distance in range(1, n):
             opp = seats[(self.to_move + distance) % n]
             if opp.reserve:
-                loads.append((LOAD_FITS[opp.reserve[-1] & FACE_MASK], table.to_opp_reserve, distance))
+                loads.append(
+                    (LOAD_FITS[opp.reserve[-1] & FACE_MASK], table.to_opp_reserve, distance)
+                )
             if opp.waste:
                 loads.append((LOAD_FITS[opp.waste[-1] & FACE_MASK], table.to_opp_waste, distance))
         return loads

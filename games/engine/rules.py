@@ -65,7 +65,7 @@ _OPTION_NAMES: Final = frozenset(Rules.__dataclass_fields__) - {"preset"}
 
 
 def rules_from_document(value: object) -> Rules:
-    """Read the ``rules`` field of a position document: a preset name or ``{"preset": ..., opts}``."""
+    """Read a document's ``rules`` field: a preset name or ``{"preset": ..., options}``."""
     if value is None:
         return PRESETS["pagat"]
     if isinstance(value, str):

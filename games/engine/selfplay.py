@@ -46,9 +46,14 @@ class Summary:
                 "mean": round(sum(r.turns for r in self.records) / n, 1),
                 "max": max((r.turns for r in self.records), default=0),
             },
-            "moves": {"mean": round(steps / n, 1), "max": max((r.steps for r in self.records), default=0)},
+            "moves": {
+                "mean": round(steps / n, 1),
+                "max": max((r.steps for r in self.records), default=0),
+            },
             "seconds": round(self.seconds, 3),
-            "games_per_second": round(len(self.records) / self.seconds, 2) if self.seconds else None,
+            "games_per_second": round(len(self.records) / self.seconds, 2)
+            if self.seconds
+            else None,
             "us_per_move": round(self.seconds * 1e6 / steps, 2) if steps else None,
         }
 
@@ -71,7 +76,11 @@ def selfplay(games: int, seed: int, rules: Rules | None = None) -> Summary:
         game_seed = rng.getrandbits(64)
         position = deal(game_seed, rules)
         steps = play_random_game(position, rng)
-        result = position.rules.seat_names[position.winner] if position.winner is not None else "stalemate"
+        result = (
+            position.rules.seat_names[position.winner]
+            if position.winner is not None
+            else "stalemate"
+        )
         summary.records.append(
             GameRecord(game_seed, result, position.ending or "", position.turns, steps)
         )
