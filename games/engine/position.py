@@ -342,9 +342,16 @@ class Position:
 
         accepts: dict[Face, list[int]] = {}  # face -> houses it may be built on
         empty: list[int] = []
+        sources: list[tuple[int, Face]] = []  # (source number, face); see _MoveTable
+        if seat.reserve:
+            sources.append((0, seat.reserve[-1] & FACE_MASK))
+        if seat.turned is not None:
+            sources.append((1, seat.turned & FACE_MASK))
         for j, pile in enumerate(houses):
             if pile:
-                for face in HOUSE_FITS[pile[-1] & FACE_MASK]:
+                top = pile[-1] & FACE_MASK
+                sources.append((j + 2, top))
+                for face in HOUSE_FITS[top]:
                     targets = accepts.get(face)
                     if targets is None:
                         accepts[face] = [j]
@@ -353,27 +360,24 @@ class Position:
             else:
                 empty.append(j)
 
-        sources: list[tuple[int, Card]] = []
-        if seat.reserve:
-            sources.append((0, seat.reserve[-1]))
-        if seat.turned is not None:
-            sources.append((1, seat.turned))
-        sources.extend((h + 2, pile[-1]) for h, pile in enumerate(houses) if pile)
-
         if self.turn_moves < self.rules.max_turn_moves:
             loads = self._load_targets()
             to_house = table.to_house
-            for src, card in sources:
-                face = card & FACE_MASK
+            append = moves.append
+            for src, face in sources:
                 row = to_house[src]
-                for j in accepts.get(face, ()):
-                    moves.append(row[j])
-                for j in empty:
-                    if j != src - 2:
-                        moves.append(row[j])
+                targets = accepts.get(face)
+                if targets:
+                    for j in targets:
+                        append(row[j])
+                if empty:
+                    skip = src - 2
+                    for j in empty:
+                        if j != skip:
+                            append(row[j])
                 for fits, rows, distance in loads:
                     if face in fits:
-                        moves.append(rows[src][distance])
+                        append(rows[src][distance])
         elif seat.reserve:  # R7.6: past the cap, only the compulsory filling of spaces
             moves.extend(table.to_house[0][j] for j in empty)
 
@@ -446,10 +450,10 @@ class Position:
             if self._p1 and move.src != RESERVE:
                 return self._p1_refusal(f"play the {card_label(card)}")
             return None
-        action = "discard" if move.is_discard else f"move the {card_label(card)}"
-        refusal = self._priority_refusal(action)
-        if refusal is not None:
-            return refusal
+        if self.foundation_moves():  # build the message only when it is needed
+            return self._priority_refusal(
+                "discard" if move.is_discard else f"move the {card_label(card)}"
+            )
         if (
             self.turn_moves >= self.rules.max_turn_moves
             and not move.is_discard

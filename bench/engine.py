@@ -1,0 +1,91 @@
+"""Engine speed: µs per step (legal moves + apply), random games per second, and
+µs per ``legal_moves`` call on mid-game positions. Prints its figures.
+
+    python bench/engine.py [--games 300] [--seed 1]
+
+A step is one ``legal_moves()`` call plus one checked ``push`` of a uniformly
+chosen legal move (the self-play policy); dealing is timed separately.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine import Position, deal
+
+
+def run_games(games: int, seed: int) -> tuple[float, int, int, float, list[Position]]:
+    rng = random.Random(seed)
+    seeds = [rng.getrandbits(64) for _ in range(games)]
+    t0 = time.perf_counter()
+    positions = [deal(s) for s in seeds]
+    deal_seconds = time.perf_counter() - t0
+    samples: list[Position] = []
+    steps = turns = 0
+    choice = rng.choice
+    t0 = time.perf_counter()
+    for position in positions:
+        n = 0
+        while not position.is_over:
+            position.push(choice(position.legal_moves()))
+            n += 1
+        steps += n
+        turns += position.turns
+    play_seconds = time.perf_counter() - t0
+    return play_seconds, steps, turns, deal_seconds, samples
+
+
+def mid_game_positions(count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        position = deal(rng.getrandbits(64))
+        target = rng.randrange(200, 1500)
+        for _ in range(target):
+            if position.is_over:
+                break
+            position.push(rng.choice(position.legal_moves()))
+        if not position.is_over:
+            out.append(position)
+    return out
+
+
+def time_legal(positions: list[Position], repeat: int) -> float:
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        for position in positions:
+            position._fmoves = None  # measure a cold call, not the per-position cache
+            position.legal_moves()
+    return (time.perf_counter() - t0) / (repeat * len(positions))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    play_seconds, steps, turns, deal_seconds, _ = run_games(args.games, args.seed)
+    legal_us = statistics.median(
+        time_legal(mid_game_positions(200, args.seed), 20) * 1e6 for _ in range(3)
+    )
+    print(f"python           {sys.version.split()[0]}")
+    print(f"games            {args.games}")
+    print(f"us per step      {play_seconds * 1e6 / steps:.2f}   (legal moves + apply)")
+    print(f"games per second {args.games / (play_seconds + deal_seconds):.1f}   (deal included)")
+    print(f"steps per game   {steps / args.games:.0f}")
+    print(f"turns per game   {turns / args.games:.1f}")
+    print(f"steps per turn   {steps / turns:.1f}")
+    print(f"us per deal      {deal_seconds * 1e6 / args.games:.1f}")
+    print(f"us per legal     {legal_us:.2f}   (mid-game positions, cold)")
+
+
+if __name__ == "__main__":
+    main()
