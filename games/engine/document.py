@@ -195,7 +195,7 @@ def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> No
         raise BadPosition(f"status must be one of {', '.join(_STATUSES)}")
     position.status = status
     winner = doc.get("winner")
-    if winner is not None and winner not in letters:
+    if winner is not None and not (isinstance(winner, str) and winner in letters):
         raise BadPosition("winner must be a seat or null")
     position.winner = None if winner is None else letters.index(winner)
     score = doc.get("score")
@@ -224,4 +224,6 @@ def loads(text: str) -> Position:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadPosition(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise BadPosition("not a position document: JSON nested too deeply") from None
     return from_document(doc)

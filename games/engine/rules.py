@@ -61,7 +61,18 @@ PRESETS: Final[dict[str, Rules]] = {
     "pagat": Rules(),
 }
 
-_OPTION_NAMES: Final = frozenset(Rules.__dataclass_fields__) - {"preset"}
+#: The range each numeric option may take; anything else is a malformed document.
+_LIMITS: Final[dict[str, range]] = {
+    "seats": range(2, 4),
+    "reserve_size": range(0, 53),
+    "houses_per_seat": range(1, 7),
+    "foundations": range(1, 13),
+    "max_turn_moves": range(1, 100_001),
+    "max_turns": range(1, 1_000_001),
+    "win_bonus": range(0, 1001),
+    "forfeit_penalty": range(0, 1001),
+    "match_target": range(1, 100_001),
+}
 
 
 def rules_from_document(value: object) -> Rules:
@@ -76,14 +87,17 @@ def rules_from_document(value: object) -> Rules:
     else:
         raise BadPosition("rules must be a preset name or an object")
     name = options.pop("preset")
-    if name not in PRESETS:
+    if not isinstance(name, str) or name not in PRESETS:
         raise BadPosition(f"unknown rules preset {name!r} (known: {', '.join(PRESETS)})")
-    unknown = set(options) - _OPTION_NAMES
+    unknown = set(options) - set(_LIMITS)
     if unknown:
-        raise BadPosition(f"unknown rule options: {', '.join(sorted(unknown))}")
+        raise BadPosition(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
     for key, val in options.items():
-        if not isinstance(val, int) or isinstance(val, bool) or val < 0:
-            raise BadPosition(f"rule option {key} must be a non-negative integer")
+        allowed = _LIMITS[key]
+        if not isinstance(val, int) or isinstance(val, bool) or val not in allowed:
+            raise BadPosition(
+                f"rule option {key} must be an integer from {allowed.start} to {allowed.stop - 1}"
+            )
     return replace(PRESETS[name], **options)
 
 

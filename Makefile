@@ -1,0 +1,34 @@
+# The two commands of the README. Everything else is a step they use.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test lint typecheck pytest bench install clean
+
+## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
+test: lint typecheck pytest
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check games tests bench
+
+typecheck: install
+	$(BIN)/mypy games tests bench
+
+pytest: install
+	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+
+bench: install
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
