@@ -1,0 +1,102 @@
+"""Games stored turn by turn: a snapshot of the full position, a version, and the move log.
+
+Loading a game reads one row (the snapshot) whatever the length of its log; the
+log lets anyone rebuild the snapshot from the deal seed (a test does, for every
+stored game). The snapshot holds hidden cards: it never leaves the server except
+through ``games.engine.view``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        STALEMATE = "stalemate"
+
+    rules = models.CharField(max_length=32, default="pagat")
+    player_a = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_a"
+    )
+    player_b = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_b"
+    )
+    #: The deal seed: secret while the game is played, revealed when it ends.
+    seed = models.CharField(max_length=64)
+    #: SHA-256 commitment to the seed, shown to both players from the deal on.
+    seed_hash = models.CharField(max_length=64)
+    #: The full position document (games.engine.to_document): referee only.
+    position = models.JSONField()
+    #: Bumped by every event; clients send it back (If-Match / expected_version).
+    version = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
+    to_move = models.CharField(max_length=1, default="A")
+    #: Number of moves in the log.
+    ply = models.PositiveIntegerField(default=0)
+    #: Where the current turn's moves start in the log; the previous turn starts at
+    #: ``last_turn_start``. Together they give "the opponent's last turn" in one query.
+    turn_start = models.PositiveIntegerField(default=0)
+    last_turn_start = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}: {self.player_a} v {self.player_b}"
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """0 for seat A, 1 for seat B, None for anyone else."""
+        if user_id is None:
+            return None
+        if user_id == self.player_a_id:
+            return 0
+        if user_id == self.player_b_id:
+            return 1
+        return None
+
+    def player(self, seat: int) -> int:
+        return self.player_a_id if seat == 0 else self.player_b_id
+
+
+class MoveRecord(models.Model):
+    """One move of the log, in the notation, relative to the seat that made it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    index = models.PositiveIntegerField()
+    seat = models.CharField(max_length=1)
+    turn = models.PositiveIntegerField()
+    text = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="unique_move_index"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.index} {self.seat} {self.text}"
+
+
+class IdempotentRequest(models.Model):
+    """A POST with an ``Idempotency-Key``: a retry gets the stored response, not a new move."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    key = models.CharField(max_length=128)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    status_code = models.PositiveSmallIntegerField()
+    response = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
+        ]

@@ -1,0 +1,180 @@
+"""The only code that writes games: one transaction per action, the game row locked.
+
+Views and tasks call these functions and never touch a model's fields directly
+(HackSoft styleguide). Every refusal raises a ``GameError`` carrying the HTTP
+status and the error code the API returns unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import (
+    IllegalMove,
+    Position,
+    deal,
+    from_document,
+    get_rules,
+    new_seed,
+    seed_commitment,
+    to_document,
+)
+
+from .models import Game, IdempotentRequest, MoveRecord
+
+#: Time a seat has for its turn until the time-control issue brings real clocks.
+DEFAULT_TURN_TIME = timedelta(days=3)
+#: Most moves one request may post (a turn rarely holds more than a few dozen).
+MAX_MOVES_PER_REQUEST = 600
+
+
+class GameError(Exception):
+    """A refused action: ``status`` for HTTP, ``code`` for programs, ``message`` for people."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: object) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+def _not_found() -> GameError:
+    # Strangers get the same answer for a private game as for no game at all.
+    return GameError(404, "NOT_FOUND", "no such game")
+
+
+def start_game(
+    player_a: AbstractBaseUser, player_b: AbstractBaseUser, *, rules: str = "pagat",
+    seed: int | None = None,
+) -> Game:
+    """Deal a new game between two players. The seed stays secret until the game ends."""
+    if player_a.pk == player_b.pk:
+        raise GameError(400, "SAME_PLAYER", "a game needs two different players")
+    seed = new_seed() if seed is None else seed
+    position = deal(seed, get_rules(rules))
+    return Game.objects.create(
+        rules=rules,
+        player_a=player_a,
+        player_b=player_b,
+        seed=str(seed),
+        seed_hash=seed_commitment(seed),
+        position=to_document(position),
+        to_move=position.seat_name(position.to_move),
+        deadline=timezone.now() + DEFAULT_TURN_TIME,
+    )
+
+
+@dataclass(frozen=True)
+class MovesResult:
+    game: Game
+    applied: list[str]
+    replayed: bool = False  # an Idempotency-Key retry: nothing was applied this time
+
+
+def play_moves(
+    *,
+    game_id: int,
+    user: AbstractBaseUser,
+    moves: Sequence[str],
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> MovesResult:
+    """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock."""
+    if not moves:
+        raise GameError(400, "BAD_REQUEST", "send at least one move")
+    if len(moves) > MAX_MOVES_PER_REQUEST:
+        raise GameError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+    with transaction.atomic():
+        try:
+            game = Game.objects.select_for_update().get(pk=game_id)
+        except Game.DoesNotExist:
+            raise _not_found() from None
+        seat = game.seat_of(user.pk)
+        if seat is None:
+            raise _not_found()
+        if idempotency_key:
+            earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.game_id != game.pk:
+                    raise GameError(
+                        422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another game"
+                    )
+                return MovesResult(game, list(earlier.response["applied"]), replayed=True)
+        if expected_version is not None and expected_version != game.version:
+            raise GameError(
+                412,
+                "STALE_VERSION",
+                f"the game has changed (version {game.version}, you sent {expected_version}): "
+                "reload it and try again",
+                version=game.version,
+            )
+        position = from_document(game.position)
+        applied = _apply_all(game, position, seat, moves)
+        game.position = to_document(position)
+        game.version += 1
+        game.status = position.status
+        game.to_move = position.seat_name(position.to_move)
+        if position.is_over:
+            game.finished_at = timezone.now()
+            game.deadline = None
+        game.save()
+        if idempotency_key:
+            try:
+                with transaction.atomic():
+                    IdempotentRequest.objects.create(
+                        user=user, key=idempotency_key, game=game, status_code=200,
+                        response={"applied": applied},
+                    )
+            except IntegrityError:  # the same key raced in another game: refuse both ways
+                raise GameError(
+                    409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
+                ) from None
+        return MovesResult(game, applied)
+
+
+def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) -> list[str]:
+    """Push each move; the first refusal raises and the transaction rolls everything back."""
+    if position.is_over:
+        raise GameError(409, "GAME_OVER", "the game is over")
+    if position.to_move != seat:
+        raise GameError(409, "NOT_YOUR_TURN", "it is your opponent's turn")
+    records = []
+    applied = []
+    for i, text in enumerate(moves):
+        if position.is_over or position.to_move != seat:
+            raise GameError(
+                409, "NOT_YOUR_TURN", "your turn ended before this move", move=text, index=i
+            )
+        try:
+            move = position.parse(text)
+            turn = position.turns
+            position.push(move)
+        except IllegalMove as exc:
+            raise GameError(400, exc.code, exc.message, move=text, index=i) from None
+        applied.append(str(move))
+        index = game.ply
+        records.append(
+            MoveRecord(game=game, index=index, seat="AB"[seat], turn=turn, text=str(move))
+        )
+        game.ply += 1
+        if position.turns != turn:  # the turn ended with this move
+            game.last_turn_start, game.turn_start = game.turn_start, game.ply
+    MoveRecord.objects.bulk_create(records)
+    if position.to_move != seat and not position.is_over:
+        game.deadline = timezone.now() + DEFAULT_TURN_TIME
+    return applied
+
+
+def rebuild_position(game: Game) -> Position:
+    """Deal the game's seed and replay its log: must equal the stored snapshot."""
+    position = deal(game.seed, get_rules(game.rules))
+    for record in game.moves.order_by("index"):
+        position.push(position.parse(record.text))
+    return position

@@ -1,0 +1,45 @@
+"""One error shape for the whole API: ``{"error": CODE, "message": ...}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+from games.services import GameError
+
+_CODES = {
+    status.HTTP_400_BAD_REQUEST: "BAD_REQUEST",
+    status.HTTP_401_UNAUTHORIZED: "NOT_AUTHENTICATED",
+    status.HTTP_403_FORBIDDEN: "FORBIDDEN",
+    status.HTTP_404_NOT_FOUND: "NOT_FOUND",
+    status.HTTP_405_METHOD_NOT_ALLOWED: "METHOD_NOT_ALLOWED",
+    status.HTTP_406_NOT_ACCEPTABLE: "NOT_ACCEPTABLE",
+    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: "TOO_LARGE",
+    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: "UNSUPPORTED_MEDIA_TYPE",
+    status.HTTP_429_TOO_MANY_REQUESTS: "THROTTLED",
+}
+
+
+def _message(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{key}: {_message(value)}" for key, value in detail.items())
+    if isinstance(detail, list):
+        return "; ".join(_message(item) for item in detail)
+    return str(detail)
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, GameError):
+        body = {"error": exc.code, "message": exc.message, **exc.extra}
+        return Response(body, status=exc.status)
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    code = _CODES.get(response.status_code, "ERROR")
+    if isinstance(exc, exceptions.ParseError):
+        code = "MALFORMED_JSON"
+    response.data = {"error": code, "message": _message(response.data)}
+    return response

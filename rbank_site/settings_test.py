@@ -1,0 +1,18 @@
+"""Settings for the test suite: production settings with test-only secrets and no HTTPS redirect.
+
+DATABASE_URL / REDIS_URL from the environment still apply (CI runs the suite twice).
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
+os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
+os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test"))
+
+from .settings import *  # noqa: E402, F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users in tests
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
