@@ -4,7 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint typecheck pytest bench install clean
+## make run: the whole service (web, worker, beat) on http://127.0.0.1:8000 with SQLite.
+run: install
+	$(BIN)/python -m rbank_site.run
+
+.PHONY: run test lint typecheck pytest bench install clean
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 test: lint typecheck pytest

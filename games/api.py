@@ -38,7 +38,7 @@ class MovesSerializer(serializers.Serializer[dict[str, Any]]):
         child=serializers.CharField(max_length=16),
         min_length=1,
         max_length=services.MAX_MOVES_PER_REQUEST,
-        help_text="Moves in the notation, applied in order, all or none: e.g. ['H3-F1', 'T', 'C-W'].",
+        help_text="Moves in the notation, applied in order, all or none: ['H3-F1', 'T', 'C-W'].",
     )
     expected_version = serializers.IntegerField(
         required=False, min_value=1, help_text="The version you saw; 412 if the game has moved on."
@@ -78,7 +78,9 @@ class PlayMovesApi(APIView):
         expected = data.validated_data.get("expected_version", _if_match(request))
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 128:
-            raise services.GameError(400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters")
+            raise services.GameError(
+                400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters"
+            )
         result = services.play_moves(
             game_id=game_id,
             user=request.user,

@@ -51,7 +51,10 @@ def _not_found() -> GameError:
 
 
 def start_game(
-    player_a: AbstractBaseUser, player_b: AbstractBaseUser, *, rules: str = "pagat",
+    player_a: AbstractBaseUser,
+    player_b: AbstractBaseUser,
+    *,
+    rules: str = "pagat",
     seed: int | None = None,
 ) -> Game:
     """Deal a new game between two players. The seed stays secret until the game ends."""
@@ -104,7 +107,9 @@ def play_moves(
             if earlier is not None:
                 if earlier.game_id != game.pk:
                     raise GameError(
-                        422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another game"
+                        422,
+                        "IDEMPOTENCY_KEY_REUSED",
+                        "this Idempotency-Key was used for another game",
                     )
                 return MovesResult(game, list(earlier.response["applied"]), replayed=True)
         if expected_version is not None and expected_version != game.version:
@@ -129,7 +134,10 @@ def play_moves(
             try:
                 with transaction.atomic():
                     IdempotentRequest.objects.create(
-                        user=user, key=idempotency_key, game=game, status_code=200,
+                        user=user,
+                        key=idempotency_key,
+                        game=game,
+                        status_code=200,
                         response={"applied": applied},
                     )
             except IntegrityError:  # the same key raced in another game: refuse both ways

@@ -24,6 +24,8 @@ _CODES = {
 
 
 def _message(detail: Any) -> str:
+    if isinstance(detail, dict) and set(detail) == {"detail"}:
+        return _message(detail["detail"])
     if isinstance(detail, dict):
         return "; ".join(f"{key}: {_message(value)}" for key, value in detail.items())
     if isinstance(detail, list):

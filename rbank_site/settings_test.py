@@ -11,7 +11,7 @@ os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
 os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test"))
 
-from .settings import *  # noqa: E402, F403
+from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users in tests
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

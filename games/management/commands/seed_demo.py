@@ -1,0 +1,58 @@
+"""Create two demo players and a game in progress (used by ``make run``; safe to repeat)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from games.engine import from_document
+from games.models import Game
+from games.services import play_moves, start_game
+
+DEMO_PLAYERS = (("alice", "alice-plays-bank"), ("bob", "bob-plays-bank"))
+
+
+class Command(BaseCommand):
+    help = "Create the demo players alice and bob with a game in progress."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        users = []
+        for name, password in DEMO_PLAYERS:
+            user, created = User.objects.get_or_create(
+                username=name, defaults={"email": f"{name}@example.com"}
+            )
+            if created:
+                user.set_password(password)
+                user.save()
+            users.append(user)
+        alice, bob = users
+        game = Game.objects.filter(player_a=alice, player_b=bob, status="playing").first()
+        if game is None:
+            game = start_game(alice, bob, seed=1)
+            self._play_opening(game, alice, bob)
+        for user, (name, password) in zip(users, DEMO_PLAYERS, strict=True):
+            token, _ = Token.objects.get_or_create(user=user)
+            self.stdout.write(f"demo player: {name} / {password}   API token: {token.key}")
+        self.stdout.write(f"demo game:   /api/v1/games/{game.pk}/")
+
+    @staticmethod
+    def _play_opening(game: Game, alice: User, bob: User) -> None:
+        """A few random turns so the demo game is under way."""
+        rng = random.Random(1)
+        for _ in range(4):
+            game.refresh_from_db()
+            position = from_document(game.position)
+            mover = alice if position.to_move == 0 else bob
+            moves = []
+            turns = position.turns
+            while position.turns == turns and not position.is_over:
+                legal = position.legal_moves()
+                ends = [m for m in legal if str(m) in ("C-W", "E")]
+                move = ends[0] if ends and len(moves) > 6 else rng.choice(legal)
+                position.push(move)
+                moves.append(str(move))
+            play_moves(game_id=game.pk, user=mover, moves=moves)
