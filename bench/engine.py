@@ -44,7 +44,7 @@ def run_games(games: int, seed: int) -> tuple[float, int, int, float, list[Posit
 
 def mid_game_positions(count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
-    out = []
+    out: list[Position] = []
     while len(out) < count:
         position = deal(rng.getrandbits(64))
         target = rng.randrange(200, 1500)

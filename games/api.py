@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -45,6 +46,12 @@ class MovesSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+def _player(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)  # IsAuthenticated has run
+    return user
+
+
 def _if_match(request: Request) -> int | None:
     header = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
     if not header:
@@ -83,7 +90,7 @@ class PlayMovesApi(APIView):
             )
         result = services.play_moves(
             game_id=game_id,
-            user=request.user,
+            user=_player(request),
             moves=data.validated_data["moves"],
             expected_version=expected,
             idempotency_key=key,

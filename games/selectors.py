@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from games.engine import from_document, view
@@ -13,13 +13,13 @@ from .models import Game, MoveRecord
 from .services import GameError
 
 
-def games_of(user: AbstractBaseUser) -> QuerySet[Game]:
+def games_of(user: User) -> QuerySet[Game]:
     return Game.objects.filter(Q(player_a=user) | Q(player_b=user)).select_related(
         "player_a", "player_b"
     )
 
 
-def game_for(user: AbstractBaseUser | AnonymousUser, game_id: int) -> Game:
+def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     """The game if ``user`` plays in it; strangers get 404, as for a game that does not exist."""
     game = Game.objects.select_related("player_a", "player_b").filter(pk=game_id).first()
     if game is None or game.seat_of(user.pk) is None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -51,8 +51,8 @@ def _not_found() -> GameError:
 
 
 def start_game(
-    player_a: AbstractBaseUser,
-    player_b: AbstractBaseUser,
+    player_a: User,
+    player_b: User,
     *,
     rules: str = "pagat",
     seed: int | None = None,
@@ -84,7 +84,7 @@ class MovesResult:
 def play_moves(
     *,
     game_id: int,
-    user: AbstractBaseUser,
+    user: User,
     moves: Sequence[str],
     expected_version: int | None = None,
     idempotency_key: str | None = None,

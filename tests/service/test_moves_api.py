@@ -21,7 +21,7 @@ def url(game: Game, suffix: str = "") -> str:
     return f"/api/v1/games/{game.pk}/{suffix}"
 
 
-def post_moves(user: User, game: Game, moves: Any, **headers: str) -> Any:
+def post_moves(user: User, game: Game, moves: Any, **headers: Any) -> Any:
     return client_for(user).post(url(game, "moves/"), {"moves": moves}, format="json", **headers)
 
 

@@ -47,7 +47,7 @@ class Command(BaseCommand):
             game.refresh_from_db()
             position = from_document(game.position)
             mover = alice if position.to_move == 0 else bob
-            moves = []
+            moves: list[str] = []
             turns = position.turns
             while position.turns == turns and not position.is_over:
                 legal = position.legal_moves()
