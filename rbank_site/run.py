@@ -42,7 +42,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def main() -> int:
     signal.signal(signal.SIGTERM, _interrupt)  # stop the parts on `kill` as on Ctrl-C
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var"))
-    for folder in ("broker/queue", "broker/processed", "static"):
+    for folder in ("broker/queue", "broker/processed", "broker/control", "static"):
         (var / folder).mkdir(parents=True, exist_ok=True)
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
