@@ -14,7 +14,7 @@ import json
 from collections import Counter
 from typing import Any, Final
 
-from .cards import FACE_MASK, FOUNDATION_NEXT, Card, card_name, pack_of, parse_card, rank_of
+from .cards import FACE_MASK, FOUNDATION_NEXT, JOKER, Card, card_name, pack_of, parse_card, rank_of
 from .errors import BadPosition
 from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
 from .rules import rules_from_document
@@ -105,9 +105,12 @@ class _Reader:
             if pack < 0:
                 raise BadPosition(f"engine.packs for {where}: unknown pack {letters[i]!r}")
             try:
-                cards.append(parse_card(name, pack))
+                card = parse_card(name, pack)
             except ValueError as exc:
                 raise BadPosition(f"{where}: {exc}") from None
+            if card & FACE_MASK == JOKER:  # only the three-player game (G3) has one
+                raise BadPosition(f"{where}: there is no joker in this game")
+            cards.append(card)
         return cards
 
     def pile_list(
@@ -161,7 +164,7 @@ def from_document(doc: object) -> Position:
             turned = reader.pile([turned_name], f"{letter}.turned", seat_packs.get("turned"), s)[0]
         seats.append(SeatPiles(piles[0], piles[1], piles[2], turned))
     to_move = doc.get("to_move", "A")
-    if not isinstance(to_move, str) or to_move not in letters:
+    if to_move not in tuple(letters):
         raise BadPosition(f"to_move must be one of {', '.join(letters)}")
     position = Position(
         rules, foundations=foundations, houses=houses, seats=seats, to_move=letters.index(to_move)
@@ -195,7 +198,7 @@ def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> No
         raise BadPosition(f"status must be one of {', '.join(_STATUSES)}")
     position.status = status
     winner = doc.get("winner")
-    if winner is not None and not (isinstance(winner, str) and winner in letters):
+    if winner is not None and winner not in tuple(letters):
         raise BadPosition("winner must be a seat or null")
     position.winner = None if winner is None else letters.index(winner)
     score = doc.get("score")

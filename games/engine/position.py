@@ -454,17 +454,24 @@ class Position:
             return self._priority_refusal(
                 "discard" if move.is_discard else f"move the {card_label(card)}"
             )
+        return self._cap_refusal(move)
+
+    def _cap_refusal(self, move: Move) -> IllegalMove | None:
+        """R7.6: past the cap only foundation moves, T, C-W, E, and filling a space from
+        the reserve (which P3 compels before turning) are allowed."""
         if (
-            self.turn_moves >= self.rules.max_turn_moves
-            and not move.is_discard
-            and not (move.src == RESERVE and move.dst == HOUSE and not self.houses[move.di])
+            self.turn_moves < self.rules.max_turn_moves
+            or move.kind != CARD
+            or move.dst == FOUNDATION
+            or move.is_discard
+            or (move.src == RESERVE and move.dst == HOUSE and not self.houses[move.di])
         ):
-            return IllegalMove(
-                "TURN_TOO_LONG",
-                f"this turn already has {self.rules.max_turn_moves} moves: only foundation moves, "
-                "filling a space from the reserve, T, C-W and E are allowed now",
-            )
-        return None
+            return None
+        return IllegalMove(
+            "TURN_TOO_LONG",
+            f"this turn already has {self.rules.max_turn_moves} moves: only foundation moves, "
+            "filling a space from the reserve, T, C-W and E are allowed now",
+        )
 
     def _source_card(self, move: Move, seat: SeatPiles) -> Card | IllegalMove:
         """The available card ``move`` takes (R4.2), or an S5 refusal."""
@@ -604,6 +611,9 @@ class Position:
         if refusal is not None:
             if not (classic and refusal.code in PRIORITY_VIOLATIONS):
                 raise refusal
+            cap = self._cap_refusal(move)  # a violation does not lift the cap
+            if cap is not None:
+                raise cap
             violation = refusal.code
         self._apply(move)
         return violation

@@ -1,0 +1,449 @@
+"""Property tests over positions reached by random games.
+
+Every example deals a game from a seed and plays uniformly random legal moves
+for up to 3,000 steps (a random game lasts about 1,700 steps, so roughly half
+the examples end in a finished game). The properties:
+
+* the cards never change (R1.1: two packs, pack identity kept);
+* views never show a face-down card (R2.2, R2.4; ARCHITECTURE: hidden cards
+  never leave the server);
+* the deal seed and the move texts replay the game, and position documents
+  round-trip (NOTATION.md);
+* ``legal_moves`` and ``refusal``/``push`` agree on every syntactically
+  possible move (RULES.md §7: every illegal move has a code);
+* the Stop! machinery finds exactly the violations classic play committed (R7.2).
+
+Costly checks run on every ``*_EVERY``-th step and on the last position only.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.engine import (
+    PLAYING,
+    STALEMATE,
+    WON,
+    IllegalMove,
+    Move,
+    Position,
+    WrongStop,
+    call_stop,
+    deal,
+    dumps,
+    from_document,
+    loads,
+    replay,
+    to_document,
+    turn_violations,
+    view,
+)
+from games.engine.cards import Card, card_name, full_pack
+from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
+
+MAX_STEPS = 3000
+VIEW_EVERY = 10
+DOCUMENT_EVERY = 20
+LEGAL_EVERY = 100
+
+FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
+HOUSES = tuple(f"H{i}" for i in range(1, 9))
+PILES = ("R", "W", "C", "OR", "OW", *FOUNDATIONS, *HOUSES)
+#: Every syntactically possible move of the two-seat game: all SRC-DST pairs, T and E.
+ALL_MOVE_TEXTS = (*(f"{a}-{b}" for a in PILES for b in PILES), "T", "E")
+CARD_NAME = re.compile(r"^[A23456789TJQK][SHDC]$")
+TWO_PACKS = sorted(full_pack(0) + full_pack(1))
+
+
+# ------------------------------------------------------------------ random games
+
+
+@dataclass(frozen=True)
+class RandomGame:
+    """A deal seed, the seed of the random move picker, and how many moves to play."""
+
+    seed: int
+    rng_seed: int
+    steps: int
+
+
+random_games = st.builds(
+    RandomGame,
+    seed=st.integers(min_value=0, max_value=2**64 - 1),
+    rng_seed=st.integers(min_value=0, max_value=2**32 - 1),
+    # integers() favours small values; the second branch keeps late and finished games common.
+    steps=st.one_of(
+        st.integers(min_value=0, max_value=MAX_STEPS),
+        st.integers(min_value=MAX_STEPS // 2, max_value=MAX_STEPS),
+    ),
+)
+
+
+def walk(game: RandomGame, record: list[str] | None = None) -> Iterator[tuple[int, Position]]:
+    """Yield (step, position) from the deal on, after every random move.
+
+    The same ``Position`` object is yielded each time (it is played on). The
+    walk stops after ``game.steps`` moves or when the game ends. Move texts are
+    appended to ``record`` as they are played (relative to the seat to move).
+    """
+    position = deal(game.seed)
+    rng = random.Random(game.rng_seed)
+    yield 0, position
+    for step in range(1, game.steps + 1):
+        if position.is_over:
+            return
+        moves = position.legal_moves()
+        assert moves, "legal_moves() is empty while the game is playing"
+        move = rng.choice(moves)
+        if record is not None:
+            record.append(str(move))
+        position.push(move)
+        yield step, position
+
+
+def reach(game: RandomGame) -> tuple[Position, list[str]]:
+    """The position at the end of ``walk`` and the moves that led there, as text."""
+    texts: list[str] = []
+    last: Position | None = None
+    for _, position in walk(game, texts):
+        last = position
+    assert last is not None
+    return last, texts
+
+
+def sampled(game: RandomGame, every: int) -> Iterator[Position]:
+    """The walk's positions at every ``every``-th step, and always the last one."""
+    last_checked = -1
+    step = 0
+    position = None
+    for step, position in walk(game):
+        if step % every == 0:
+            last_checked = step
+            yield position
+    if position is not None and last_checked != step:
+        yield position
+
+
+def candidates(position: Position) -> list[Move]:
+    """Every distinct move the notation can name in this layout, in a fixed order."""
+    return list(dict.fromkeys(position.parse(text) for text in ALL_MOVE_TEXTS))
+
+
+# ---------------------------------------------------------------- a. the cards
+
+
+@settings(max_examples=100, deadline=None)
+@given(game=random_games)
+def test_the_cards_never_change(game: RandomGame) -> None:
+    dealt = sorted(deal(game.seed).cards())
+    assert dealt == TWO_PACKS  # 104 cards: both packs, each card once (R1.1, R2)
+    for _, position in walk(game):
+        assert sorted(position.cards()) == dealt
+
+
+# ---------------------------------------------------------------- b. views hide
+
+
+def face_up_names(position: Position) -> Counter[str]:
+    """Faces a player may see on the table: foundations, houses, reserve tops,
+    wastes and turned cards (R2.2-R2.4)."""
+    shown: Counter[str] = Counter()
+    for pile in [*position.foundations, *position.houses]:
+        shown.update(card_name(c) for c in pile)
+    for seat in position.seats:
+        if seat.reserve:
+            shown[card_name(seat.reserve[-1])] += 1
+        shown.update(card_name(c) for c in seat.waste)
+        if seat.turned is not None:
+            shown[card_name(seat.turned)] += 1
+    return shown
+
+
+def face_down_cards(position: Position) -> list[Card]:
+    """Every hand card and every reserve card but the top one."""
+    hidden: list[Card] = []
+    for seat in position.seats:
+        hidden.extend(seat.hand)
+        hidden.extend(seat.reserve[:-1])
+    return hidden
+
+
+def card_names_in(node: Any, out: Counter[str]) -> None:
+    """Count every card name anywhere in a view.
+
+    A seat sees its whole own waste (``waste.cards``) besides its ``top``: that
+    top is the same physical card as the last of ``cards``, so it is counted once.
+    """
+    if isinstance(node, dict):
+        waste_cards = node.get("cards")
+        for key, value in node.items():
+            if key == "top" and isinstance(waste_cards, list) and waste_cards:
+                assert value == waste_cards[-1]
+                continue
+            card_names_in(value, out)
+    elif isinstance(node, list):
+        for item in node:
+            card_names_in(item, out)
+    elif isinstance(node, str) and CARD_NAME.match(node):
+        out[node] += 1
+
+
+def keys_in(node: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            here = f"{path}.{key}" if path else key
+            yield here, value
+            yield from keys_in(value, here)
+    elif isinstance(node, list):
+        for item in node:
+            yield from keys_in(item, path)
+
+
+def check_view(position: Position, viewer: int | None) -> None:
+    seen = view(position, viewer)
+    json.dumps(seen)  # a view is plain JSON
+    letters = position.rules.seat_names
+
+    # Nothing face down: per face, no more copies than lie face up on the table.
+    shown: Counter[str] = Counter()
+    card_names_in(seen, shown)
+    up = face_up_names(position)
+    for face, n in shown.items():
+        assert n <= up[face], f"{face} shown {n} times, face up {up[face]} times"
+    for card in face_down_cards(position):
+        if up[card_name(card)] == 0:
+            assert card_name(card) not in shown
+
+    # No key lists hand cards; only the viewer's own waste is listed in full.
+    for path, value in keys_in(seen):
+        if path.rsplit(".", 1)[-1] == "hand":
+            assert value == {"count": value["count"]}, path
+        if path.endswith(".cards"):
+            assert viewer is not None and path == f"{letters[viewer]}.waste.cards", path
+
+    # What is shown is right.
+    assert seen["viewer"] == (None if viewer is None else letters[viewer])
+    assert seen["to_move"] == letters[position.to_move]
+    assert seen["foundations"] == [[card_name(c) for c in p] for p in position.foundations]
+    assert seen["houses"] == [[card_name(c) for c in p] for p in position.houses]
+    for i, seat in enumerate(position.seats):
+        mine = seen[letters[i]]
+        assert mine["hand"] == {"count": len(seat.hand)}
+        assert mine["reserve"] == {
+            "count": len(seat.reserve),
+            "top": card_name(seat.reserve[-1]) if seat.reserve else None,
+        }
+        assert mine["waste"]["count"] == len(seat.waste)
+        assert mine["waste"]["top"] == (card_name(seat.waste[-1]) if seat.waste else None)
+        if i == viewer:
+            assert mine["waste"]["cards"] == [card_name(c) for c in seat.waste]
+        else:
+            assert "cards" not in mine["waste"]
+        assert mine["turned"] == (None if seat.turned is None else card_name(seat.turned))
+        assert mine["count"] == seat.count
+    assert seen["status"] == position.status
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=random_games)
+def test_views_show_no_face_down_card(game: RandomGame) -> None:
+    for position in sampled(game, VIEW_EVERY):
+        for viewer in (0, 1, None):
+            check_view(position, viewer)
+
+
+# ------------------------------------------------------ c. replay and documents
+
+
+def check_documents(position: Position) -> None:
+    doc = to_document(position)
+    assert doc["format"] == "rbank-position/1"
+    again = from_document(doc)
+    assert again == position
+    assert to_document(again) == doc
+    assert from_document(json.loads(json.dumps(doc))) == position
+    assert loads(dumps(position)) == position
+    assert loads(dumps(position, indent=2)) == position
+    assert position.copy() == position
+
+
+@settings(max_examples=50, deadline=None)
+@given(game=random_games)
+def test_documents_round_trip_at_every_stage(game: RandomGame) -> None:
+    for position in sampled(game, DOCUMENT_EVERY):
+        check_documents(position)
+
+
+@settings(max_examples=50, deadline=None)
+@given(game=random_games, more=st.integers(min_value=0, max_value=300))
+def test_replay_rebuilds_the_game_and_the_document_is_complete(game: RandomGame, more: int) -> None:
+    position, texts = reach(game)
+    assert len(texts) == game.steps or position.is_over
+    assert replay(game.seed, texts) == position
+    check_documents(position)
+
+    # The document holds everything the rules need (R7.6/R8.4 counters included):
+    # play on from the original and from the re-read copy alike, and they stay equal.
+    copy = from_document(to_document(position))
+    assert sorted(map(str, copy.legal_moves())) == sorted(map(str, position.legal_moves()))
+    rng_a, rng_b = random.Random(more), random.Random(more)
+    for _ in range(more):
+        if position.is_over:
+            break
+        a, b = rng_a.choice(position.legal_moves()), rng_b.choice(copy.legal_moves())
+        assert a == b
+        position.push(a)
+        copy.push(b)
+    assert copy == position
+
+
+def test_round_trip_covers_finished_games() -> None:
+    for seed in range(3):
+        position, texts = reach(RandomGame(seed, seed, 10**6))
+        assert position.status in (WON, STALEMATE)
+        assert replay(seed, texts) == position
+        check_documents(position)
+
+
+# ------------------------------------------------------- d. legal versus refusal
+
+
+def check_legal_agrees_with_refusal(position: Position) -> None:
+    legal = position.legal_moves()
+    legal_set = set(legal)
+    assert len(legal_set) == len(legal), "legal_moves() lists a move twice"
+    if position.status == PLAYING:
+        assert legal
+    else:
+        assert legal == []
+    for move in legal:
+        assert position.parse(str(move)) == move  # the text form round-trips
+        position.copy().push(move)  # accepted
+    every = candidates(position)
+    assert legal_set <= set(every)
+    for move in every:
+        refusal = position.refusal(move)
+        if move in legal_set:
+            assert refusal is None, f"{move} is generated but refused: {refusal!r}"
+        else:
+            assert isinstance(refusal, IllegalMove), f"{move} is not generated but accepted"
+            assert refusal.code in VIOLATIONS or refusal.code in REFUSALS
+            with pytest.raises(IllegalMove):
+                position.copy().push(move)
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=random_games, capped=st.booleans())
+def test_legal_moves_and_refusal_agree(game: RandomGame, capped: bool) -> None:
+    last = None
+    for last in sampled(game, LEGAL_EVERY):
+        check_legal_agrees_with_refusal(last)
+    assert last is not None
+    if capped and not last.is_over:
+        # The same, once the turn has reached the R7.6 cap of moves.
+        doc = to_document(last)
+        doc["engine"]["turn_moves"] = last.rules.max_turn_moves
+        check_legal_agrees_with_refusal(from_document(doc))
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=random_games)
+def test_legal_moves_never_empty_while_playing(game: RandomGame) -> None:
+    for _, position in walk(game):
+        if position.status == PLAYING:
+            assert position.legal_moves()
+        else:
+            assert position.legal_moves() == []
+
+
+# ------------------------------------------------------------- e. Stop! machinery
+
+
+@dataclass
+class ClassicTurn:
+    start: Position
+    moves: list[Move]
+    codes: list[str | None]
+
+
+def classic_turns(
+    position: Position, rng: random.Random, turns: int, any_rate: float
+) -> list[ClassicTurn]:
+    """Play ``turns`` turns in classic mode: with probability ``any_rate`` a move is
+    picked among every move classic play accepts (clean, or an S1-S3 violation),
+    otherwise among the legal moves."""
+    played = []
+    for _ in range(turns):
+        if position.is_over:
+            break
+        turn = ClassicTurn(position.copy(), [], [])
+        mover = position.to_move
+        while not position.is_over and position.to_move == mover and len(turn.moves) < 2000:
+            if rng.random() < any_rate:
+                options = []
+                for move in candidates(position):
+                    refusal = position.refusal(move)
+                    if refusal is None or refusal.code in PRIORITY_VIOLATIONS:
+                        options.append(move)
+            else:
+                options = position.legal_moves()
+            move = rng.choice(options)
+            turn.codes.append(position.push(move, classic=True))
+            turn.moves.append(move)
+        played.append(turn)
+    return played
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=random_games,
+    picker=st.integers(min_value=0, max_value=2**32 - 1),
+    turns=st.integers(min_value=1, max_value=3),
+    any_rate=st.sampled_from([0.1, 0.3, 0.7]),
+)
+def test_turn_violations_match_classic_push(
+    game: RandomGame, picker: int, turns: int, any_rate: float
+) -> None:
+    position, _ = reach(game)
+    for turn in classic_turns(position, random.Random(picker), turns, any_rate):
+        assert set(turn.codes) <= {None, *PRIORITY_VIOLATIONS}
+        assert turn_violations(turn.start, turn.moves) == turn.codes
+
+        # Stop! on a violation undoes it and passes the turn (R7.2); on a clean move
+        # it is a wrong call (R7.5). Checked on a few moves: each call replays the turn.
+        mover = turn.start.to_move
+        flagged = [i for i, code in enumerate(turn.codes) if code is not None][:4]
+        clean = [i for i, code in enumerate(turn.codes) if code is None][:2]
+        for i in flagged:
+            after = call_stop(turn.start, turn.moves, i)
+            assert after.is_over or after.to_move != mover
+            assert sorted(after.cards()) == sorted(turn.start.cards())
+        for i in clean:
+            with pytest.raises(WrongStop):
+                call_stop(turn.start, turn.moves, i)
+
+    # Violations that nobody called stand (R7.4): legal and refusal still agree after them.
+    check_legal_agrees_with_refusal(position)
+
+
+def test_classic_turns_commit_every_priority_violation() -> None:
+    """The generator of the property above does reach S1, S2 and S3."""
+    seen: set[str | None] = set()
+    for seed in range(40):
+        position, _ = reach(RandomGame(seed, seed, 40 * seed))
+        for turn in classic_turns(position, random.Random(seed), 3, 0.7):
+            seen.update(turn.codes)
+            assert turn_violations(turn.start, turn.moves) == turn.codes
+        if seen >= PRIORITY_VIOLATIONS:
+            break
+    assert seen >= PRIORITY_VIOLATIONS

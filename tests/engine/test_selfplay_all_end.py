@@ -1,0 +1,100 @@
+"""10,000 random self-play games all end, and end the way RULES.md §8 says.
+
+A random game takes about 30 ms, so the games are split into 20 chunks of 500
+that ``pytest -n auto`` runs in parallel. Every game's seed (the deal seed, and
+the seed of the random move picker) is its number, chunk * 500 + i, so a
+failure names a game anyone can replay.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+import pytest
+
+from games.engine import STALEMATE, WON, Position, deal
+from games.engine.cards import full_pack
+from games.engine.selfplay import play_random_game
+
+CHUNKS = 20
+GAMES_PER_CHUNK = 500
+TWO_PACKS = sorted(full_pack(0) + full_pack(1))
+
+
+@dataclass
+class Game:
+    seed: int
+    first: int  # the seat that started (R3)
+    steps: int
+    position: Position
+
+
+def play(seed: int) -> Game:
+    position = deal(seed)
+    first = position.to_move
+    steps = play_random_game(position, random.Random(seed))
+    return Game(seed, first, steps, position)
+
+
+def check_the_end(game: Game) -> None:
+    """Status, winner and score agree with each other and with R8."""
+    p = game.position
+    rules = p.rules
+    where = f"game {game.seed}"
+    assert p.status in (WON, STALEMATE), where
+    assert p.score is not None and len(p.score) == 2, where
+    assert all(isinstance(s, int) and s >= 0 for s in p.score), where
+    assert 0 <= p.turns <= rules.max_turns, where
+    assert p.legal_moves() == [], where
+    assert sorted(p.cards()) == TWO_PACKS, where
+    counts = [seat.count for seat in p.seats]
+    if p.status == WON:
+        # R8.1: the winner has no cards left; R8.2: 30 + the loser's count, loser 0.
+        assert p.winner in (0, 1), where
+        loser = 1 - p.winner
+        assert p.ending == "cards", where
+        assert not p.seats[p.winner].has_cards, where
+        assert p.seats[loser].has_cards, where
+        assert p.score[p.winner] == rules.win_bonus + counts[loser], where
+        assert p.score[loser] == 0, where
+        assert p.score[p.winner] > p.score[loser], where
+    else:
+        # R8.3/R8.4: no winner; the lower count scores the difference, no bonus.
+        assert p.winner is None, where
+        assert p.ending in ("stalemate", "turn_limit"), where
+        if p.ending == "turn_limit":
+            assert p.turns == rules.max_turns, where
+        low, high = sorted(counts)
+        assert sorted(p.score) == [0, high - low], where
+        if counts[0] != counts[1]:
+            assert p.score[counts.index(low)] == high - low, where
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_random_games_all_end(chunk: int) -> None:
+    results: Counter[str] = Counter()
+    starters: Counter[int] = Counter()
+    turns: list[int] = []
+    steps: list[int] = []
+    for i in range(GAMES_PER_CHUNK):
+        game = play(chunk * GAMES_PER_CHUNK + i)
+        check_the_end(game)
+        p = game.position
+        results["stalemate" if p.winner is None else p.seat_name(p.winner)] += 1
+        starters[game.first] += 1
+        turns.append(p.turns)
+        steps.append(game.steps)
+
+    # Figures of the standard game under uniform random play (measured: each seat
+    # wins 44-56% of a chunk, about 1 game in 5,000 is a stalemate, games last
+    # 74 turns and 1,700 moves on average). The bounds are many deviations wide.
+    n = GAMES_PER_CHUNK
+    assert sum(results.values()) == n
+    assert results["A"] >= 0.3 * n and results["B"] >= 0.3 * n, results
+    assert results["stalemate"] <= 0.05 * n, results
+    assert starters[0] >= 0.3 * n and starters[1] >= 0.3 * n, starters  # R3 favours no seat
+    assert max(turns) <= 2000
+    assert 40 <= sum(turns) / n <= 150, sum(turns) / n
+    assert 1000 <= sum(steps) / n <= 3000, sum(steps) / n
