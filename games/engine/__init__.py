@@ -12,13 +12,25 @@ from .document import dumps, from_document, loads, to_document
 from .errors import BadNotation, BadPosition, IllegalMove, RulesError, WrongStop
 from .match import Match, match_totals
 from .moves import Move, parse_move
-from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
+from .position import (
+    BY_AGREEMENT,
+    BY_RESIGNATION,
+    BY_TIMEOUT,
+    PLAYING,
+    STALEMATE,
+    WON,
+    Position,
+    SeatPiles,
+)
 from .replay import replay
 from .rules import PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
 from .views import view
 
 __all__ = [
+    "BY_AGREEMENT",
+    "BY_RESIGNATION",
+    "BY_TIMEOUT",
     "PLAYING",
     "PRESETS",
     "STALEMATE",

@@ -411,10 +411,15 @@ class Position:
 
     # --------------------------------------------------------------- checking
 
-    def refusal(self, move: Move) -> IllegalMove | None:
-        """Why the rules refuse ``move`` now (RULES.md §7 order), or None if it is legal."""
+    def refusal(self, move: Move, by_seat: int | None = None) -> IllegalMove | None:
+        """Why the rules refuse ``move`` now (RULES.md §7 order), or None if it is legal.
+
+        With ``by_seat`` given, a move by any seat but the one to move is ``NOT_YOUR_TURN``.
+        """
         if self.status != PLAYING:
             return IllegalMove("GAME_OVER", "the game is over")
+        if by_seat is not None and by_seat != self.to_move:
+            return IllegalMove("NOT_YOUR_TURN", "it is your opponent's turn")
         seat = self.seats[self.to_move]
         if move.kind == TURN:
             if seat.turned is not None:
@@ -578,10 +583,12 @@ class Position:
         first = pending[0]
         card = self._source_card(first, self.seats[self.to_move])
         assert not isinstance(card, IllegalMove)
+        where = "your turned card, the" if first.src == TURNED else "the"
+        on = "" if first.src == TURNED else f" on {pile_name(first.src, first.si)}"
         return IllegalMove(
             "S2",
-            f"you may not {action} now: the {card_label(card)} on {pile_name(first.src, first.si)} "
-            f"fits on {pile_name(FOUNDATION, first.di)}, and foundation moves come first",
+            f"you may not {action} now: {where} {card_label(card)}{on} fits on "
+            f"{pile_name(FOUNDATION, first.di)}, and foundation moves come first",
         )
 
     def _space_refusal(self) -> IllegalMove | None:
@@ -599,14 +606,14 @@ class Position:
 
     # ---------------------------------------------------------------- playing
 
-    def push(self, move: Move, *, classic: bool = False) -> str | None:
+    def push(self, move: Move, *, by_seat: int | None = None, classic: bool = False) -> str | None:
         """Check and apply ``move``. Raises ``IllegalMove`` when the rules refuse it.
 
         With ``classic=True`` the priority violations S1-S3 are accepted (the
         opponent may call Stop!) and their code is returned; building and
-        availability violations are always refused.
+        availability violations are always refused. ``by_seat`` as in ``refusal``.
         """
-        refusal = self.refusal(move)
+        refusal = self.refusal(move, by_seat)
         violation = None
         if refusal is not None:
             if not (classic and refusal.code in PRIORITY_VIOLATIONS):
