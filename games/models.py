@@ -12,6 +12,27 @@ from django.conf import settings
 from django.db import models
 
 
+class Match(models.Model):
+    """Games between the same two players until one reaches the target score (R8.7)."""
+
+    player_a = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_a"
+    )
+    player_b = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_b"
+    )
+    rules = models.CharField(max_length=32, default="pagat")
+    target = models.PositiveIntegerField(default=300)
+    total_a = models.PositiveIntegerField(default=0)
+    total_b = models.PositiveIntegerField(default=0)
+    winner = models.CharField(max_length=1, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"Match {self.pk}: {self.total_a}-{self.total_b} of {self.target}"
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         PLAYING = "playing"
@@ -19,6 +40,9 @@ class Game(models.Model):
         STALEMATE = "stalemate"
 
     rules = models.CharField(max_length=32, default="pagat")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+    )
     player_a = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_a"
     )
@@ -35,6 +59,10 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     to_move = models.CharField(max_length=1, default="A")
+    #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
+    ending = models.CharField(max_length=16, blank=True)
+    #: The seat ("A"/"B") whose stalemate offer (R8.5) awaits an answer, or "".
+    stalemate_offer = models.CharField(max_length=1, blank=True)
     #: Number of moves in the log.
     ply = models.PositiveIntegerField(default=0)
     #: Where the current turn's moves start in the log; the previous turn starts at

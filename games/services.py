@@ -16,6 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.engine import (
+    BY_AGREEMENT,
+    BY_RESIGNATION,
     IllegalMove,
     Position,
     deal,
@@ -26,7 +28,7 @@ from games.engine import (
     to_document,
 )
 
-from .models import Game, IdempotentRequest, MoveRecord
+from .models import Game, IdempotentRequest, Match, MoveRecord
 
 #: Time a seat has for its turn until the time-control issue brings real clocks.
 DEFAULT_TURN_TIME = timedelta(days=3)
@@ -56,6 +58,7 @@ def start_game(
     *,
     rules: str = "pagat",
     seed: int | None = None,
+    match: Match | None = None,
 ) -> Game:
     """Deal a new game between two players. The seed stays secret until the game ends."""
     if player_a.pk == player_b.pk:
@@ -64,6 +67,7 @@ def start_game(
     position = deal(seed, get_rules(rules))
     return Game.objects.create(
         rules=rules,
+        match=match,
         player_a=player_a,
         player_b=player_b,
         seed=str(seed),
@@ -95,13 +99,7 @@ def play_moves(
     if len(moves) > MAX_MOVES_PER_REQUEST:
         raise GameError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
     with transaction.atomic():
-        try:
-            game = Game.objects.select_for_update().get(pk=game_id)
-        except Game.DoesNotExist:
-            raise _not_found() from None
-        seat = game.seat_of(user.pk)
-        if seat is None:
-            raise _not_found()
+        game, seat = _lock_for_player(game_id, user)
         if idempotency_key:
             earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
             if earlier is not None:
@@ -112,24 +110,12 @@ def play_moves(
                         "this Idempotency-Key was used for another game",
                     )
                 return MovesResult(game, list(earlier.response["applied"]), replayed=True)
-        if expected_version is not None and expected_version != game.version:
-            raise GameError(
-                412,
-                "STALE_VERSION",
-                f"the game has changed (version {game.version}, you sent {expected_version}): "
-                "reload it and try again",
-                version=game.version,
-            )
+        _check_version(game, expected_version)
         position = from_document(game.position)
         applied = _apply_all(game, position, seat, moves)
-        game.position = to_document(position)
-        game.version += 1
-        game.status = position.status
-        game.to_move = position.seat_name(position.to_move)
-        if position.is_over:
-            game.finished_at = timezone.now()
-            game.deadline = None
-        game.save()
+        if game.stalemate_offer and game.stalemate_offer != "AB"[seat]:
+            game.stalemate_offer = ""  # playing on declines the opponent's offer
+        _save(game, position)
         if idempotency_key:
             try:
                 with transaction.atomic():
@@ -145,6 +131,119 @@ def play_moves(
                     409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
                 ) from None
         return MovesResult(game, applied)
+
+
+def _lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
+    """The game row, locked until the transaction ends, and the user's seat in it."""
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    seat = None if game is None else game.seat_of(user.pk)
+    if game is None or seat is None:
+        raise _not_found()
+    return game, seat
+
+
+def _check_version(game: Game, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != game.version:
+        raise GameError(
+            412,
+            "STALE_VERSION",
+            f"the game has changed (version {game.version}, you sent {expected_version}): "
+            "reload it and try again",
+            version=game.version,
+        )
+
+
+def _save(game: Game, position: Position) -> None:
+    """Store the new snapshot and bump the version; settle the match when the game ends."""
+    game.position = to_document(position)
+    game.version += 1
+    game.status = position.status
+    game.to_move = position.seat_name(position.to_move)
+    if position.is_over:
+        game.finished_at = timezone.now()
+        game.deadline = None
+        game.ending = position.ending or ""
+        game.stalemate_offer = ""
+    game.save()
+    if position.is_over and game.match_id is not None:
+        _settle_match(game, position)
+
+
+def _settle_match(game: Game, position: Position) -> None:
+    """Add the game's score to the match; deal the next game until a seat reaches the target."""
+    assert game.match_id is not None
+    match = Match.objects.select_for_update().get(pk=game.match_id)
+    score = position.score or [0, 0]
+    match.total_a += score[0]
+    match.total_b += score[1]
+    if max(match.total_a, match.total_b) >= match.target:
+        match.winner = "A" if match.total_a > match.total_b else "B"
+        match.finished_at = timezone.now()
+    match.save()
+    if not match.winner:
+        start_game(game.player_a, game.player_b, rules=match.rules, match=match)
+
+
+def resign(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
+    """R8.6: the user's seat forfeits; the opponent scores 30 + 20 + the resigning seat's count."""
+    with transaction.atomic():
+        game, seat = _lock_for_player(game_id, user)
+        _check_version(game, expected_version)
+        position = _playing_position(game)
+        position.forfeit(seat, BY_RESIGNATION)
+        _save(game, position)
+        return game
+
+
+def offer_stalemate(*, game_id: int, user: User) -> Game:
+    """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
+    with transaction.atomic():
+        game, seat = _lock_for_player(game_id, user)
+        _playing_position(game)
+        mine = "AB"[seat]
+        if game.stalemate_offer == mine:
+            raise GameError(409, "ALREADY_OFFERED", "you have already offered a stalemate")
+        if game.stalemate_offer:
+            raise GameError(
+                409, "OFFER_PENDING", "your opponent has offered a stalemate: accept or decline it"
+            )
+        game.stalemate_offer = mine
+        game.version += 1
+        game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        return game
+
+
+def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
+    """Accept (the game ends, scored as R8.3) or decline the opponent's stalemate offer."""
+    with transaction.atomic():
+        game, seat = _lock_for_player(game_id, user)
+        position = _playing_position(game)
+        if game.stalemate_offer != "AB"[1 - seat]:
+            raise GameError(409, "NO_OFFER", "your opponent has not offered a stalemate")
+        if accept:
+            position.finish_stalemate(BY_AGREEMENT)
+            _save(game, position)
+        else:
+            game.stalemate_offer = ""
+            game.version += 1
+            game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        return game
+
+
+def _playing_position(game: Game) -> Position:
+    position = from_document(game.position)
+    if position.is_over:
+        raise GameError(409, "GAME_OVER", "the game is over")
+    return position
+
+
+def start_match(
+    player_a: User, player_b: User, *, target: int = 300, rules: str = "pagat"
+) -> Match:
+    """R8.7: a match and its first game."""
+    match = Match.objects.create(player_a=player_a, player_b=player_b, target=target, rules=rules)
+    start_game(player_a, player_b, rules=rules, match=match)
+    return match
 
 
 def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) -> list[str]:
