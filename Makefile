@@ -23,10 +23,10 @@ $(STAMP): pyproject.toml
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check games tests bench
+	$(BIN)/ruff format --check games accounts rbank_site tests bench manage.py
 
 typecheck: install
-	$(BIN)/mypy games tests bench
+	$(BIN)/mypy games accounts rbank_site tests bench manage.py
 
 pytest: install
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)

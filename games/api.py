@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import selectors, services
+from .models import Game
 
 
 class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
@@ -64,9 +68,7 @@ def _if_match(request: Request) -> int | None:
 class GameDetailApi(APIView):
     @extend_schema(responses=GameStateSerializer, summary="A game from the caller's seat")
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_for(request.user, game_id)
-        state = selectors.game_state(game, game.seat_of(request.user.pk))
-        return Response(state, headers={"ETag": f'"{game.version}"'})
+        return _game_response(request, selectors.game_for(request.user, game_id))
 
 
 class PlayMovesApi(APIView):
@@ -95,9 +97,138 @@ class PlayMovesApi(APIView):
             expected_version=expected,
             idempotency_key=key,
         )
-        game = result.game
-        state = selectors.game_state(game, game.seat_of(request.user.pk))
-        headers = {"ETag": f'"{game.version}"'}
+        response = _game_response(request, result.game)
         if result.replayed:
-            headers["Idempotent-Replayed"] = "true"
-        return Response(state, headers=headers)
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    rules = serializers.CharField()
+    players = serializers.DictField(child=serializers.CharField())
+    seat = serializers.CharField(allow_null=True)
+    status = serializers.CharField()
+    to_move = serializers.CharField()
+    your_turn = serializers.BooleanField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    stalemate_offer = serializers.CharField(allow_null=True)
+
+
+class GameListApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "filter",
+                str,
+                enum=["my_turn", "active", "finished"],
+                required=False,
+                description="my_turn: games waiting for you; active: being played; finished.",
+            )
+        ],
+        responses=GameSummarySerializer(many=True),
+        summary="My games, soonest deadline first",
+    )
+    def get(self, request: Request) -> Response:
+        user = _player(request)
+        choice = request.query_params.get("filter")
+        if choice not in (None, "my_turn", "active", "finished"):
+            raise services.GameError(
+                400, "BAD_REQUEST", "filter must be my_turn, active or finished"
+            )
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(selectors.my_games(user, filter_=choice), request)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [selectors.game_summary(game, game.seat_of(user.pk)) for game in page]
+        )
+
+
+class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    index = serializers.IntegerField()
+    turn = serializers.IntegerField()
+    seat = serializers.CharField()
+    move = serializers.CharField()
+
+
+class MoveLogApi(APIView):
+    @extend_schema(responses=MoveLogEntrySerializer(many=True), summary="Every move of a game")
+    def get(self, request: Request, game_id: int) -> Response:
+        game = selectors.game_for(request.user, game_id)
+        return Response(selectors.move_log(game))
+
+
+class VersionSerializer(serializers.Serializer[dict[str, Any]]):
+    expected_version = serializers.IntegerField(required=False, min_value=1)
+
+
+class ResignApi(APIView):
+    @extend_schema(request=VersionSerializer, responses=GameStateSerializer, summary="Resign")
+    def post(self, request: Request, game_id: int) -> Response:
+        data = VersionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.resign(
+            game_id=game_id,
+            user=_player(request),
+            expected_version=data.validated_data.get("expected_version", _if_match(request)),
+        )
+        return _game_response(request, game)
+
+
+class StalemateOfferApi(APIView):
+    @extend_schema(request=None, responses=GameStateSerializer, summary="Offer a stalemate")
+    def post(self, request: Request, game_id: int) -> Response:
+        game = services.offer_stalemate(game_id=game_id, user=_player(request))
+        return _game_response(request, game)
+
+
+class AnswerSerializer(serializers.Serializer[dict[str, Any]]):
+    accept = serializers.BooleanField(help_text="true ends the game as a stalemate (R8.5)")
+
+
+class StalemateAnswerApi(APIView):
+    @extend_schema(
+        request=AnswerSerializer,
+        responses=GameStateSerializer,
+        summary="Accept or decline the opponent's stalemate offer",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = AnswerSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.answer_stalemate(
+            game_id=game_id, user=_player(request), accept=data.validated_data["accept"]
+        )
+        return _game_response(request, game)
+
+
+class ExportApi(APIView):
+    @extend_schema(
+        responses={(200, "text/plain"): OpenApiTypes.STR},
+        summary="The game in the notation (the seed once it is over)",
+    )
+    def get(self, request: Request, game_id: int) -> HttpResponse:
+        game = selectors.game_for(request.user, game_id)
+        response = HttpResponse(
+            selectors.export_game(game), content_type="text/plain; charset=utf-8"
+        )
+        response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
+        return response
+
+
+class MeSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+
+
+class MeApi(APIView):
+    @extend_schema(responses=MeSerializer, summary="Who I am")
+    def get(self, request: Request) -> Response:
+        user = _player(request)
+        return Response({"username": user.get_username(), "email": user.email})
+
+
+def _game_response(request: Request, game: Game) -> Response:
+    state = selectors.game_state(game, game.seat_of(request.user.pk))
+    return Response(state, headers={"ETag": f'"{game.version}"'})

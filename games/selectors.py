@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 
 from games.engine import from_document, view
 
@@ -38,15 +38,7 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
     )
     my_turn = seat is not None and not finished and position.to_move == seat
     return {
-        "id": game.pk,
-        "version": game.version,
-        "rules": game.rules,
-        "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
-        "seat": None if seat is None else "AB"[seat],
-        "status": game.status,
-        "to_move": game.to_move,
-        "your_turn": my_turn,
-        "deadline": game.deadline.isoformat() if game.deadline else None,
+        **game_summary(game, seat),
         "position": view(position, seat),
         "legal_moves": sorted(str(m) for m in position.legal_moves()) if my_turn else [],
         "last_turn": {
@@ -57,3 +49,77 @@ def game_state(game: Game, seat: int | None) -> dict[str, Any]:
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,
     }
+
+
+def my_games(user: User, *, filter_: str | None = None) -> QuerySet[Game]:
+    """The user's games, soonest deadline first. ``filter_``: my_turn, active or finished."""
+    games = games_of(user)
+    if filter_ == "my_turn":
+        games = games.filter(status=Game.Status.PLAYING).filter(
+            Q(player_a=user, to_move="A") | Q(player_b=user, to_move="B")
+        )
+    elif filter_ == "active":
+        games = games.filter(status=Game.Status.PLAYING)
+    elif filter_ == "finished":
+        games = games.exclude(status=Game.Status.PLAYING)
+    return games.order_by(F("deadline").asc(nulls_last=True), "-updated_at", "pk")
+
+
+def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
+    """A game in a list: no position, nothing hidden."""
+    return {
+        "id": game.pk,
+        "version": game.version,
+        "rules": game.rules,
+        "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
+        "seat": None if seat is None else "AB"[seat],
+        "status": game.status,
+        "to_move": game.to_move,
+        "your_turn": game.status == Game.Status.PLAYING and seat == "AB".index(game.to_move),
+        "stalemate_offer": game.stalemate_offer or None,
+        "deadline": game.deadline.isoformat() if game.deadline else None,
+        "match": game.match_id,
+    }
+
+
+def move_log(game: Game) -> list[dict[str, Any]]:
+    """Every move in order, each with its seat and turn (moves name piles, never hidden cards)."""
+    return [
+        {"index": index, "turn": turn, "seat": seat, "move": text}
+        for index, turn, seat, text in game.moves.order_by("index").values_list(
+            "index", "turn", "seat", "text"
+        )
+    ]
+
+
+def export_game(game: Game) -> str:
+    """The game in the notation: tag lines, then one line per turn (docs/export.md).
+
+    The seed appears only once the game is over, so an export never lets anyone
+    deal the hidden cards of a game still being played.
+    """
+    position = from_document(game.position)
+    tags = [
+        ("Game", str(game.pk)),
+        ("Rules", game.rules),
+        ("A", game.player_a.get_username()),
+        ("B", game.player_b.get_username()),
+        ("SeedHash", game.seed_hash),
+    ]
+    if position.is_over:
+        tags.append(("Seed", game.seed))
+    tags.append(("Status", game.status))
+    if position.score is not None:
+        tags.append(
+            ("Score", " ".join(f"{s}={p}" for s, p in zip("AB", position.score, strict=True)))
+        )
+    if game.ending:
+        tags.append(("Ending", game.ending))
+    lines = [f'[{name} "{value}"]' for name, value in tags]
+    lines.append("")
+    turns: dict[int, tuple[str, list[str]]] = {}
+    for entry in move_log(game):
+        turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(entry["move"])
+    for number, (seat, moves) in sorted(turns.items()):
+        lines.append(f"{number + 1} {seat}: {' '.join(moves)}")
+    return "\n".join(lines) + "\n"

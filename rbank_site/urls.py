@@ -8,6 +8,21 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/me/", api.MeApi.as_view(), name="api-me"),
+    path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
+    path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),
+    path("api/v1/games/<int:game_id>/export/", api.ExportApi.as_view(), name="api-game-export"),
+    path("api/v1/games/<int:game_id>/resign/", api.ResignApi.as_view(), name="api-game-resign"),
+    path(
+        "api/v1/games/<int:game_id>/stalemate/offer/",
+        api.StalemateOfferApi.as_view(),
+        name="api-game-stalemate-offer",
+    ),
+    path(
+        "api/v1/games/<int:game_id>/stalemate/answer/",
+        api.StalemateAnswerApi.as_view(),
+        name="api-game-stalemate-answer",
+    ),
     path("api/v1/games/<int:game_id>/moves/", api.PlayMovesApi.as_view(), name="api-game-moves"),
 ]
