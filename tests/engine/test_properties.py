@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -48,8 +47,9 @@ from games.engine import (
     turn_violations,
     view,
 )
-from games.engine.cards import Card, card_name, full_pack
+from games.engine.cards import card_name, full_pack
 from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
+from tests.hidden_cards import card_names_in, face_down_cards, face_up_names
 
 MAX_STEPS = 3000
 VIEW_EVERY = 10
@@ -61,7 +61,6 @@ HOUSES = tuple(f"H{i}" for i in range(1, 9))
 PILES = ("R", "W", "C", "OR", "OW", *FOUNDATIONS, *HOUSES)
 #: Every syntactically possible move of the two-seat game: all SRC-DST pairs, T and E.
 ALL_MOVE_TEXTS = (*(f"{a}-{b}" for a in PILES for b in PILES), "T", "E")
-CARD_NAME = re.compile(r"^[A23456789TJQK][SHDC]$")
 TWO_PACKS = sorted(full_pack(0) + full_pack(1))
 
 
@@ -152,50 +151,6 @@ def test_the_cards_never_change(game: RandomGame) -> None:
 
 
 # ---------------------------------------------------------------- b. views hide
-
-
-def face_up_names(position: Position) -> Counter[str]:
-    """Faces a player may see on the table: foundations, houses, reserve tops,
-    wastes and turned cards (R2.2-R2.4)."""
-    shown: Counter[str] = Counter()
-    for pile in [*position.foundations, *position.houses]:
-        shown.update(card_name(c) for c in pile)
-    for seat in position.seats:
-        if seat.reserve:
-            shown[card_name(seat.reserve[-1])] += 1
-        shown.update(card_name(c) for c in seat.waste)
-        if seat.turned is not None:
-            shown[card_name(seat.turned)] += 1
-    return shown
-
-
-def face_down_cards(position: Position) -> list[Card]:
-    """Every hand card and every reserve card but the top one."""
-    hidden: list[Card] = []
-    for seat in position.seats:
-        hidden.extend(seat.hand)
-        hidden.extend(seat.reserve[:-1])
-    return hidden
-
-
-def card_names_in(node: Any, out: Counter[str]) -> None:
-    """Count every card name anywhere in a view.
-
-    A seat sees its whole own waste (``waste.cards``) besides its ``top``: that
-    top is the same physical card as the last of ``cards``, so it is counted once.
-    """
-    if isinstance(node, dict):
-        waste_cards = node.get("cards")
-        for key, value in node.items():
-            if key == "top" and isinstance(waste_cards, list) and waste_cards:
-                assert value == waste_cards[-1]
-                continue
-            card_names_in(value, out)
-    elif isinstance(node, list):
-        for item in node:
-            card_names_in(item, out)
-    elif isinstance(node, str) and CARD_NAME.match(node):
-        out[node] += 1
 
 
 def keys_in(node: Any, path: str = "") -> Iterator[tuple[str, Any]]:

@@ -1,0 +1,70 @@
+"""What "no face-down card leaves the server" means, checkable on any JSON output.
+
+Two packs hold two copies of each face, so a card name in an output proves
+nothing by itself: an output hides the face-down cards when, for every face, it
+shows no more copies than lie face up on the table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from games.engine import Position
+from games.engine.cards import Card, card_name
+
+CARD_NAME = re.compile(r"^[A2-9TJQK][SHDC]$")
+
+
+def face_up_names(position: Position) -> Counter[str]:
+    """Faces a player may see on the table: foundations, houses, reserve tops,
+    wastes and turned cards (R2.2-R2.4)."""
+    shown: Counter[str] = Counter()
+    for pile in [*position.foundations, *position.houses]:
+        shown.update(card_name(c) for c in pile)
+    for seat in position.seats:
+        if seat.reserve:
+            shown[card_name(seat.reserve[-1])] += 1
+        shown.update(card_name(c) for c in seat.waste)
+        if seat.turned is not None:
+            shown[card_name(seat.turned)] += 1
+    return shown
+
+
+def face_down_cards(position: Position) -> list[Card]:
+    """Every hand card and every reserve card but the top one."""
+    hidden: list[Card] = []
+    for seat in position.seats:
+        hidden.extend(seat.hand)
+        hidden.extend(seat.reserve[:-1])
+    return hidden
+
+
+def card_names_in(node: Any, out: Counter[str]) -> None:
+    """Count every card name anywhere in a view.
+
+    A seat sees its whole own waste (``waste.cards``) besides its ``top``: that
+    top is the same physical card as the last of ``cards``, so it is counted once.
+    """
+    if isinstance(node, dict):
+        waste_cards = node.get("cards")
+        for key, value in node.items():
+            if key == "top" and isinstance(waste_cards, list) and waste_cards:
+                assert value == waste_cards[-1]
+                continue
+            card_names_in(value, out)
+    elif isinstance(node, list):
+        for item in node:
+            card_names_in(item, out)
+    elif isinstance(node, str) and CARD_NAME.match(node):
+        out[node] += 1
+
+
+def assert_hides(output: Any, position: Position) -> None:
+    """``output`` (any JSON value) shows no face more often than it lies face up."""
+    shown: Counter[str] = Counter()
+    card_names_in(output, shown)
+    up = face_up_names(position)
+    for face, n in shown.items():
+        assert n <= up[face], f"{face} shown {n} times, face up {up[face]} times"

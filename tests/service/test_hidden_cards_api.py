@@ -1,0 +1,71 @@
+"""Hidden cards never leave the server: whole games played through the API, every
+response read by both players and a stranger, checked against the table."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from games.engine import Position, from_document
+from games.models import Game
+from games.services import start_game
+from tests.hidden_cards import assert_hides
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+def outputs_for(user: User, game: Game) -> list[Any]:
+    """Everything a participant can fetch about the game."""
+    client = client_for(user)
+    base = f"/api/v1/games/{game.pk}/"
+    return [
+        client.get(base).json(),
+        client.get(base + "log/").json(),
+        client.get(base + "export/").content.decode(),
+        client.get("/api/v1/games/").json(),
+    ]
+
+
+def a_random_turn(position: Position, rng: random.Random) -> list[str]:
+    """A turn of random legal moves that ends within a few dozen moves."""
+    turns = position.turns
+    moves: list[str] = []
+    while position.turns == turns and not position.is_over:
+        legal = [str(m) for m in position.legal_moves()]
+        enders = [m for m in legal if m in ("C-W", "E", "T")]
+        move = rng.choice(enders if enders and len(moves) > 30 else legal)
+        position.play(move)
+        moves.append(move)
+    return moves
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_no_response_shows_a_face_down_card(
+    seed: int, alice: User, bob: User, charlie: User
+) -> None:
+    game = start_game(alice, bob, seed=seed)
+    rng = random.Random(seed)
+    players = {"A": alice, "B": bob}
+    for _ in range(400):
+        game.refresh_from_db()
+        table = from_document(game.position)
+        for user in (alice, bob):
+            for output in outputs_for(user, game):
+                # The export is text: check its words.
+                assert_hides(output.split() if isinstance(output, str) else output, table)
+        stranger = client_for(charlie).get(f"/api/v1/games/{game.pk}/")
+        assert stranger.status_code == 404 and set(stranger.json()) == {"error", "message"}
+        if table.is_over:
+            break
+        moves = a_random_turn(from_document(game.position), rng)
+        response = client_for(players[game.to_move]).post(
+            f"/api/v1/games/{game.pk}/moves/", {"moves": moves}, format="json"
+        )
+        assert response.status_code == 200, response.json()
+        assert_hides(response.json(), from_document(Game.objects.get(pk=game.pk).position))
+    assert game.status != "playing", "the game should end within 400 turns"
