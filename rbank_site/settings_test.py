@@ -9,6 +9,8 @@ os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("SESSION_COOKIE_SECURE", "0")
 os.environ.setdefault("CSRF_COOKIE_SECURE", "0")
+os.environ.setdefault("THROTTLE_USER_RATE", "100000/min")  # whole games are played in tests
+os.environ.setdefault("THROTTLE_ANON_RATE", "100000/min")
 os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test"))
 
 from .settings import *  # noqa: F403
