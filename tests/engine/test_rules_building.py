@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import BadNotation, deal, to_document
+from games.engine import BadNotation, Position, deal, to_document
 from tests.engine.builders import legal, position
 from tests.engine.rules_support import QUIET, houses, play, refuse
 
@@ -16,20 +16,20 @@ SPADES = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
 # ---------------------------------------------------------------- R5.1 foundations
 
 
-def test_R5_1_an_empty_foundation_takes_any_ace():
+def test_R5_1_an_empty_foundation_takes_any_ace() -> None:
     pos = position(H=QUIET, A={"reserve": "AH", "hand": "2C"})
     assert legal(pos) == [f"R-F{i}" for i in range(1, 9)]
     pos.play("R-F6")
     assert to_document(pos)["foundations"][5] == ["AH"]
 
 
-def test_R5_1_an_empty_foundation_takes_only_an_ace():
+def test_R5_1_an_empty_foundation_takes_only_an_ace() -> None:
     pos = position(H=houses(H1="2H"), A={"reserve": "5C", "hand": "2C"})
     message = refuse(pos, "H1-F1", "S4")
     assert "2♥" in message and "ace" in message
 
 
-def test_R5_1_built_up_in_suit_one_rank_at_a_time():
+def test_R5_1_built_up_in_suit_one_rank_at_a_time() -> None:
     pos = position(
         H=houses(H1="3S", H2="3H", H3="4S"), F={1: "AS 2S"}, A={"reserve": "5C", "hand": "2C"}
     )
@@ -40,7 +40,7 @@ def test_R5_1_built_up_in_suit_one_rank_at_a_time():
     assert to_document(pos)["foundations"][0] == ["AS", "2S", "3S", "4S"]
 
 
-def test_R5_1_up_to_the_king():
+def test_R5_1_up_to_the_king() -> None:
     pos = position(
         H=houses(H1="KS"), F={1: SPADES.rsplit(" ", 1)[0]}, A={"reserve": "5C", "hand": "2C"}
     )
@@ -48,7 +48,7 @@ def test_R5_1_up_to_the_king():
     assert to_document(pos)["foundations"][0] == SPADES.split()
 
 
-def test_R5_1_a_complete_foundation_takes_nothing_more():
+def test_R5_1_a_complete_foundation_takes_nothing_more() -> None:
     pos = position(H=houses(H1="2C AS"), F={1: SPADES, 2: "AH"}, A={"reserve": "5C", "hand": "2C"})
     message = refuse(pos, "H1-F1", "S4")
     assert "complete" in message
@@ -70,7 +70,7 @@ def test_R5_1_a_complete_foundation_takes_nothing_more():
         ("2S", "3D"),
     ],
 )
-def test_R5_2_one_rank_lower_and_the_other_colour(card, on):
+def test_R5_2_one_rank_lower_and_the_other_colour(card: str, on: str) -> None:
     pos = position(H=houses(H1=on), A={"reserve": card, "hand": "5C"})
     assert "R-H1" in legal(pos)
     pos.play("R-H1")
@@ -88,7 +88,9 @@ def test_R5_2_one_rank_lower_and_the_other_colour(card, on):
         ("6D", "8H", "colours, one rank"),
     ],
 )
-def test_R5_2_anything_else_is_refused_and_the_message_names_both_cards(card, on, why):
+def test_R5_2_anything_else_is_refused_and_the_message_names_both_cards(
+    card: str, on: str, why: str
+) -> None:
     pos = position(H=houses(H1=on), A={"reserve": card, "hand": "5C"})
     message = refuse(pos, "R-H1", "S4")
     label = {"H": "♥", "D": "♦", "S": "♠", "C": "♣"}
@@ -97,7 +99,7 @@ def test_R5_2_anything_else_is_refused_and_the_message_names_both_cards(card, on
     assert why in message
 
 
-def test_R5_2_an_empty_house_takes_any_available_card():
+def test_R5_2_an_empty_house_takes_any_available_card() -> None:
     pos = position(H=houses(H3="", H4="9C QD"), A={"reserve": "5C 7H", "hand": "2C JS"})
     assert {"R-H3", "H4-H3", "H1-H3"} <= set(legal(pos))
     pos.play("H4-H3")  # a queen from a house
@@ -113,7 +115,7 @@ def test_R5_2_an_empty_house_takes_any_available_card():
 # ---------------------------------------------------------------- R5.3 one card at a time
 
 
-def test_R5_3_a_sequence_moves_one_card_at_a_time_through_an_empty_house():
+def test_R5_3_a_sequence_moves_one_card_at_a_time_through_an_empty_house() -> None:
     pos = position(H=houses(H1="9S 8H", H2="TD", H3=""), A={"hand": "2C"})
     refuse(pos, "H1-H2", "S4")  # only the 8H would move, and it does not fit the TD
     play(pos, "H1-H3 H1-H2 H3-H2")
@@ -121,7 +123,7 @@ def test_R5_3_a_sequence_moves_one_card_at_a_time_through_an_empty_house():
     assert doc["houses"][:3] == [[], ["TD", "9S", "8H"], []]
 
 
-def test_R5_3_a_move_takes_exactly_one_card():
+def test_R5_3_a_move_takes_exactly_one_card() -> None:
     pos = position(H=houses(H1="9S 8H", H2=""), A={"hand": "2C"})
     pos.play("H1-H2")
     assert to_document(pos)["houses"][:2] == [["9S"], ["8H"]]
@@ -132,7 +134,7 @@ def test_R5_3_a_move_takes_exactly_one_card():
 
 @pytest.mark.parametrize("card", ["6H", "8H"])
 @pytest.mark.parametrize(("pile", "dst"), [("reserve", "OR"), ("waste", "OW")])
-def test_R5_4_loading_one_rank_up_or_down_in_suit(card, pile, dst):
+def test_R5_4_loading_one_rank_up_or_down_in_suit(card: str, pile: str, dst: str) -> None:
     pos = position(
         H=houses(H1=card), A={"reserve": "5C", "hand": "2C"}, B={pile: "3D 7H", "hand": "4S"}
     )
@@ -144,7 +146,7 @@ def test_R5_4_loading_one_rank_up_or_down_in_suit(card, pile, dst):
 
 @pytest.mark.parametrize("card", ["7H", "6D", "8C", "5H", "9H"])
 @pytest.mark.parametrize(("pile", "dst"), [("reserve", "OR"), ("waste", "OW")])
-def test_R5_4_loading_refuses_other_cards(card, pile, dst):
+def test_R5_4_loading_refuses_other_cards(card: str, pile: str, dst: str) -> None:
     pos = position(
         H=houses(H1=card), A={"reserve": "5C", "hand": "2C"}, B={pile: "3D 7H", "hand": "4S"}
     )
@@ -153,13 +155,13 @@ def test_R5_4_loading_refuses_other_cards(card, pile, dst):
 
 
 @pytest.mark.parametrize(("pile", "dst"), [("reserve", "OR"), ("waste", "OW")])
-def test_R5_4_no_wrap_king_on_ace(pile, dst):
+def test_R5_4_no_wrap_king_on_ace(pile: str, dst: str) -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "2C"}, B={pile: "AD", "hand": "4S"})
     refuse(pos, f"H3-{dst}", "S4")  # H3 holds the KD
 
 
 @pytest.mark.parametrize(("pile", "dst"), [("reserve", "OR"), ("waste", "OW")])
-def test_R5_4_no_wrap_ace_on_king(pile, dst):
+def test_R5_4_no_wrap_ace_on_king(pile: str, dst: str) -> None:
     """The ace also fits a foundation; S4 comes first in the §7 order anyway."""
     pos = position(
         H=houses(H1="AC", H8="9D"), A={"reserve": "5C", "hand": "2C"}, B={pile: "KC", "hand": "4S"}
@@ -168,13 +170,13 @@ def test_R5_4_no_wrap_ace_on_king(pile, dst):
 
 
 @pytest.mark.parametrize("dst", ["OR", "OW"])
-def test_R5_4_an_empty_reserve_or_waste_cannot_be_loaded(dst):
+def test_R5_4_an_empty_reserve_or_waste_cannot_be_loaded(dst: str) -> None:
     pos = position(H=houses(H1="6H"), A={"reserve": "5C", "hand": "2C"}, B={"hand": "4S"})
     message = refuse(pos, f"H1-{dst}", "S4")
     assert "empty" in message
 
 
-def test_R5_4_the_reserve_and_the_turned_card_may_load_too():
+def test_R5_4_the_reserve_and_the_turned_card_may_load_too() -> None:
     pos = position(
         H=QUIET,
         A={"reserve": "6H", "hand": "2C 9S"},
@@ -189,7 +191,7 @@ def test_R5_4_the_reserve_and_the_turned_card_may_load_too():
 # ---------------------------------------------------------------- R5.5 never allowed
 
 
-def forbidden_position():
+def forbidden_position() -> Position:
     """Every named source holds a card that would fit H1 (8S) or a foundation if it could move."""
     return position(
         H=houses(H1="8S"),
@@ -222,19 +224,19 @@ def forbidden_position():
         ("C-R", "S5", "turned card"),
     ],
 )
-def test_R5_5_forbidden_sources_and_destinations(text, code, words):
+def test_R5_5_forbidden_sources_and_destinations(text: str, code: str, words: str) -> None:
     message = refuse(forbidden_position(), text, code)
     assert words in message
 
 
 @pytest.mark.parametrize("text", ["H1-HA", "R-HB", "R-HAND", "OH-H1", "H-H1", "R-OC"])
-def test_R5_5_no_hand_can_be_named_as_a_source_or_destination(text):
+def test_R5_5_no_hand_can_be_named_as_a_source_or_destination(text: str) -> None:
     """The notation names no hand pile, so no card can go onto or come from a hand."""
     with pytest.raises(BadNotation):
         forbidden_position().play(text)
 
 
-def test_R5_5_the_discard_is_the_only_way_onto_the_own_waste():
+def test_R5_5_the_discard_is_the_only_way_onto_the_own_waste() -> None:
     pos = forbidden_position()
     pos.play("T")
     refuse(pos, "R-W", "S4")
@@ -242,7 +244,7 @@ def test_R5_5_the_discard_is_the_only_way_onto_the_own_waste():
     assert to_document(pos)["A"]["waste"] == ["7H", "2C"]
 
 
-def test_R5_5_no_move_ever_adds_a_card_to_a_hand():
+def test_R5_5_no_move_ever_adds_a_card_to_a_hand() -> None:
     """Over random games, a hand grows only when its seat's T turns the waste over (R4.4)."""
     for seed in range(3):
         pos = deal(seed)

@@ -4,10 +4,20 @@ forfeit and matches."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from games.engine import PRESETS, STALEMATE, WON, IllegalMove, Match, deal, match_totals
+from games.engine import (
+    PRESETS,
+    STALEMATE,
+    WON,
+    IllegalMove,
+    Match,
+    Position,
+    deal,
+    match_totals,
+)
 from games.engine import to_document as doc_of
 from games.engine.position import BY_STALEMATE, BY_TIMEOUT
 from tests.engine.builders import legal, position
@@ -16,7 +26,7 @@ from tests.engine.rules_support import QUIET, houses, play
 QUIET_COUNTERS = {"turnovers": {"A": 2, "B": 2}, "quiet_turns": {"A": 1, "B": 1}}
 
 
-def turns_until_over(pos, turn: dict[int, str], limit: int = 50) -> int:
+def turns_until_over(pos: Position, turn: dict[int, str], limit: int = 50) -> int:
     """Play each seat's fixed turn (``turn[seat]``) until the game ends; the number of turns."""
     for count in range(1, limit + 1):
         play(pos, turn[pos.to_move])
@@ -37,7 +47,7 @@ def turns_until_over(pos, turn: dict[int, str], limit: int = 50) -> int:
         ({"H": QUIET, "A": {"hand": "6D"}, "B": {"waste": "7D"}}, "T C-OW"),  # loaded away
     ],
 )
-def test_R8_1_a_seat_without_cards_wins_at_once(kwargs, moves):
+def test_R8_1_a_seat_without_cards_wins_at_once(kwargs: dict[str, Any], moves: str) -> None:
     pos = position(**kwargs)
     *first, last = moves.split()
     play(pos, " ".join(first))
@@ -52,13 +62,13 @@ def test_R8_1_a_seat_without_cards_wins_at_once(kwargs, moves):
     assert info.value.code == "GAME_OVER"
 
 
-def test_R8_1_not_while_the_waste_still_holds_cards():
+def test_R8_1_not_while_the_waste_still_holds_cards() -> None:
     pos = position(H=houses(H1="9S"), A={"reserve": "8H", "waste": "2C"})
     pos.play("R-H1")
     assert pos.status == "playing"
 
 
-def test_R8_1_not_while_a_turned_card_waits():
+def test_R8_1_not_while_a_turned_card_waits() -> None:
     pos = position(H=houses(H1="9S"), A={"reserve": "8H", "hand": "2C"})
     play(pos, "T R-H1")
     assert pos.status == "playing"
@@ -71,7 +81,7 @@ def test_R8_1_not_while_a_turned_card_waits():
 
 
 @pytest.mark.parametrize("winner", ["A", "B"])
-def test_R8_2_the_winner_scores_30_plus_the_losers_count(winner):
+def test_R8_2_the_winner_scores_30_plus_the_losers_count(winner: str) -> None:
     loser = "B" if winner == "A" else "A"
     pos = position(
         to_move=winner,
@@ -90,7 +100,7 @@ def test_R8_2_the_winner_scores_30_plus_the_losers_count(winner):
 # ---------------------------------------------------------------- R8.3
 
 
-def test_R8_3_stalemate_the_lower_count_scores_the_difference():
+def test_R8_3_stalemate_the_lower_count_scores_the_difference() -> None:
     pos = position(
         H=QUIET,
         A={"reserve": "5C 6C", "hand": "2D", "waste": "3D"},  # 2*2 + 1 + 1 = 6
@@ -103,13 +113,13 @@ def test_R8_3_stalemate_the_lower_count_scores_the_difference():
     assert doc["score"] == {"A": 1, "B": 0}  # no 30 bonus
 
 
-def test_R8_3_equal_counts_score_nothing():
+def test_R8_3_equal_counts_score_nothing() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "2D"}, B={"hand": "4S 5S 6S"})
     pos.finish_stalemate(BY_STALEMATE)
     assert doc_of(pos)["score"] == {"A": 0, "B": 0}
 
 
-def test_R8_3_a_detected_stalemate_is_scored_the_same_way():
+def test_R8_3_a_detected_stalemate_is_scored_the_same_way() -> None:
     pos = position(H=QUIET, A={"waste": "2S"}, B={"waste": "5H 7H"})
     turns_until_over(pos, {0: "T C-W", 1: "T C-W"})
     assert pos.status == STALEMATE
@@ -119,7 +129,7 @@ def test_R8_3_a_detected_stalemate_is_scored_the_same_way():
 # ---------------------------------------------------------------- R8.4
 
 
-def test_R8_4_stalemate_after_two_turnovers_each():
+def test_R8_4_stalemate_after_two_turnovers_each() -> None:
     """A turns its one-card waste over every turn; B's two cards need two turns per turnover."""
     pos = position(H=QUIET, A={"waste": "2S"}, B={"waste": "5H 7H"})
     assert turns_until_over(pos, {0: "T C-W", 1: "T C-W"}) == 6  # A: 3 turnovers, B: 2
@@ -129,12 +139,12 @@ def test_R8_4_stalemate_after_two_turnovers_each():
     assert doc["engine"]["turnovers"] == {"A": 3, "B": 2}
 
 
-def test_R8_4_a_seat_without_hand_and_waste_counts_as_stuck():
+def test_R8_4_a_seat_without_hand_and_waste_counts_as_stuck() -> None:
     pos = position(H=QUIET, A={"reserve": "5C"}, B={"waste": "2H"})
     assert turns_until_over(pos, {0: "E", 1: "T C-W"}) == 4  # ends with B's second turnover
 
 
-def test_R8_4_every_seat_takes_a_turn_first():
+def test_R8_4_every_seat_takes_a_turn_first() -> None:
     """Engine refinement (Position.is_stuck): both seats are stuck from the start, yet the
     game ends only once each has had a turn since the last productive one."""
     pos = position(H=QUIET, A={"reserve": "5C"}, B={"reserve": "9D"})
@@ -145,7 +155,7 @@ def test_R8_4_every_seat_takes_a_turn_first():
     assert doc_of(pos)["score"] == {"A": 0, "B": 0}
 
 
-def test_R8_4_a_productive_turn_resets_the_count():
+def test_R8_4_a_productive_turn_resets_the_count() -> None:
     kwargs = {
         "H": houses(H1="9S"),
         "A": {"reserve": "8H", "waste": "2S"},
@@ -188,7 +198,9 @@ def test_R8_4_a_productive_turn_resets_the_count():
         ({"H": QUIET, "A": {"reserve": "5C"}}, "E", False),
     ],
 )
-def test_R8_4_what_makes_a_turn_productive(kwargs, moves, productive):
+def test_R8_4_what_makes_a_turn_productive(
+    kwargs: dict[str, Any], moves: str, productive: bool
+) -> None:
     """Both seats already turned their waste over twice: only a productive turn goes on."""
     kwargs = {"B": {"waste": "5D"}, **kwargs, "engine": QUIET_COUNTERS}
     pos = position(**kwargs)
@@ -201,7 +213,7 @@ def test_R8_4_what_makes_a_turn_productive(kwargs, moves, productive):
         assert pos.status == STALEMATE
 
 
-def test_R8_4_the_2000_turn_backstop():
+def test_R8_4_the_2000_turn_backstop() -> None:
     kwargs = {"H": houses(H1="9S"), "A": {"reserve": "8H", "hand": "2C 3D"}, "B": {"hand": "4S 6S"}}
     pos = position(**kwargs, engine={"turns": 1999})
     play(pos, "R-H1 T C-W")  # even a productive turn
@@ -212,7 +224,7 @@ def test_R8_4_the_2000_turn_backstop():
     assert doc["score"] == {"A": 0, "B": 0}  # A: 2C in hand, 3D on the waste; B: two cards
 
 
-def test_R8_4_no_backstop_before_2000_turns():
+def test_R8_4_no_backstop_before_2000_turns() -> None:
     pos = position(
         H=houses(H1="9S"),
         A={"reserve": "8H", "hand": "2C 3D"},
@@ -229,7 +241,7 @@ def test_R8_4_no_backstop_before_2000_turns():
 # ---------------------------------------------------------------- R8.5
 
 
-def test_R8_5_an_agreed_stalemate_is_scored_as_R8_3():
+def test_R8_5_an_agreed_stalemate_is_scored_as_R8_3() -> None:
     pos = position(H=QUIET, A={"reserve": "5C 6C", "hand": "2D"}, B={"hand": "4S"})
     pos.finish_stalemate()
     doc = doc_of(pos)
@@ -244,7 +256,7 @@ def test_R8_5_an_agreed_stalemate_is_scored_as_R8_3():
 # ---------------------------------------------------------------- R8.6
 
 
-def test_R8_6_resigning_pays_a_forfeit():
+def test_R8_6_resigning_pays_a_forfeit() -> None:
     pos = position(H=QUIET, A={"reserve": "5C 6C", "hand": "2D", "waste": "3D"}, B={"hand": "4S"})
     pos.forfeit(0)
     doc = doc_of(pos)
@@ -254,7 +266,7 @@ def test_R8_6_resigning_pays_a_forfeit():
     assert doc["engine"]["ending"] == "resigned"
 
 
-def test_R8_6_running_out_of_time_pays_the_same_forfeit():
+def test_R8_6_running_out_of_time_pays_the_same_forfeit() -> None:
     pos = position(to_move="B", H=QUIET, A={"hand": "2D"}, B={"reserve": "9C", "hand": "4S"})
     pos.forfeit(1, BY_TIMEOUT)
     doc = doc_of(pos)
@@ -268,7 +280,7 @@ def test_R8_6_running_out_of_time_pays_the_same_forfeit():
 # ---------------------------------------------------------------- R8.7
 
 
-def test_R8_7_a_match_runs_until_a_seat_reaches_300():
+def test_R8_7_a_match_runs_until_a_seat_reaches_300() -> None:
     match = Match()
     assert match.target == 300 == PRESETS["pagat"].match_target
     for score in ([42, 0], [0, 55], [0, 3], [130, 0], [0, 0], [90, 0]):
@@ -284,13 +296,13 @@ def test_R8_7_a_match_runs_until_a_seat_reaches_300():
         match.add_game([0, 30])
 
 
-def test_R8_7_an_agreed_target_and_a_replayed_record():
+def test_R8_7_an_agreed_target_and_a_replayed_record() -> None:
     match = match_totals([[30, 0], [0, 45], [0, 10]], target=50)
     assert match.totals == [30, 55]
     assert match.winner == 1
 
 
-def test_R8_7_games_dealt_and_played_feed_the_match():
+def test_R8_7_games_dealt_and_played_feed_the_match() -> None:
     """Random games to the end; each new game's starter follows R3 (see test_rules_deal)."""
     match = Match(target=100)
     rng = random.Random(1)
@@ -299,6 +311,7 @@ def test_R8_7_games_dealt_and_played_feed_the_match():
         pos = deal(seed)
         while not pos.is_over:
             pos.push(rng.choice(pos.legal_moves()))
+        assert pos.score is not None
         match.add_game(pos.score)
         seed += 1
         assert seed < 40

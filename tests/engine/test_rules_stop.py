@@ -3,41 +3,51 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
-from games.engine import IllegalMove, WrongStop, call_stop, to_document, turn_violations, view
+from games.engine import (
+    IllegalMove,
+    Move,
+    Position,
+    WrongStop,
+    call_stop,
+    to_document,
+    turn_violations,
+    view,
+)
 from tests.engine.builders import legal, position
 from tests.engine.rules_support import QUIET, assert_plain, houses, play, refuse
 
 
-def moves(pos, texts: str):
+def moves(pos: Position, texts: str) -> list[Move]:
     """Parse a turn's moves from ``pos`` without playing them (all by the same seat)."""
     return [pos.parse(t) for t in texts.split()]
 
 
-def classic(pos, texts: str) -> list[str | None]:
+def classic(pos: Position, texts: str) -> list[str | None]:
     return [pos.push(pos.parse(t), classic=True) for t in texts.split()]
 
 
 # ---------------------------------------------------------------- S1-S5
 
 
-def test_S1_a_move_while_the_reserve_card_fits_a_foundation():
+def test_S1_a_move_while_the_reserve_card_fits_a_foundation() -> None:
     pos = position(H=houses(H1="8S", H2="7H"), A={"reserve": "9C AH", "hand": "2D"})
     message = refuse(pos, "H2-H1", "S1")
     assert "A♥" in message and "reserve" in message and "F1" in message
     refuse(pos, "T", "S1")
 
 
-def test_S2_discard_while_a_card_fits_a_foundation():
+def test_S2_discard_while_a_card_fits_a_foundation() -> None:
     pos = position(H=QUIET, A={"reserve": "9C", "hand": "2D AH"})
     pos.play("T")
     message = refuse(pos, "C-W", "S2")
     assert "A♥" in message and "foundation" in message and "discard" in message
 
 
-def test_S2_the_message_calls_the_turned_card_a_turned_card():
+def test_S2_the_message_calls_the_turned_card_a_turned_card() -> None:
     """Plain words: "the A♥ on C" makes a player decode the notation; say "turned card"."""
     pos = position(H=QUIET, A={"reserve": "9C", "hand": "2D AH"})
     pos.play("T")
@@ -46,25 +56,25 @@ def test_S2_the_message_calls_the_turned_card_a_turned_card():
     assert " on C " not in message
 
 
-def test_S2_a_house_move_while_a_house_card_fits_a_foundation():
+def test_S2_a_house_move_while_a_house_card_fits_a_foundation() -> None:
     pos = position(H=houses(H1="8S", H2="7H", H3="AD"), A={"reserve": "9C", "hand": "2D"})
     message = refuse(pos, "H2-H1", "S2")
     assert "A♦" in message and "H3" in message and "7♥" in message
 
 
-def test_S3_turning_while_a_house_is_empty_and_the_reserve_is_not():
+def test_S3_turning_while_a_house_is_empty_and_the_reserve_is_not() -> None:
     pos = position(H=houses(H5=""), A={"reserve": "9C", "hand": "2D"})
     message = refuse(pos, "T", "S3")
     assert "H5" in message and "empty" in message and "reserve" in message
 
 
-def test_S4_a_card_that_does_not_fit_names_both_cards():
+def test_S4_a_card_that_does_not_fit_names_both_cards() -> None:
     pos = position(H=houses(H1="8D", H2="7H"), A={"reserve": "9C", "hand": "2D"})
     message = refuse(pos, "H2-H1", "S4")
     assert "7♥" in message and "8♦" in message
 
 
-def test_S4_foundation_and_loading_messages_name_the_cards():
+def test_S4_foundation_and_loading_messages_name_the_cards() -> None:
     pos = position(
         H=houses(H1="3H"),
         F={1: "AS 2S"},
@@ -88,7 +98,7 @@ def test_S4_foundation_and_loading_messages_name_the_cards():
         ("C-H3", "turned card"),
     ],
 )
-def test_S5_a_card_that_is_not_available(text, words):
+def test_S5_a_card_that_is_not_available(text: str, words: str) -> None:
     pos = position(
         H=houses(H3=""),
         F={1: "AS"},
@@ -99,7 +109,7 @@ def test_S5_a_card_that_is_not_available(text, words):
     assert words in message
 
 
-def test_S5_an_empty_reserve():
+def test_S5_an_empty_reserve() -> None:
     pos = position(H=houses(H3=""), A={"hand": "2D"})
     assert "empty" in refuse(pos, "R-H3", "S5")
 
@@ -127,7 +137,9 @@ def test_S5_an_empty_reserve():
         ({"H": houses(H3="", H4="AD"), "A": {"reserve": "9C", "hand": "2D"}}, "T", "S2"),
     ],
 )
-def test_S1_to_S5_only_the_first_code_in_the_order_S5_S4_S1_S2_S3(kwargs, text, code):
+def test_S1_to_S5_only_the_first_code_in_the_order_S5_S4_S1_S2_S3(
+    kwargs: dict[str, Any], text: str, code: str
+) -> None:
     refuse(position(**kwargs), text, code)
 
 
@@ -150,7 +162,7 @@ def test_S1_to_S5_only_the_first_code_in_the_order_S5_S4_S1_S2_S3(kwargs, text, 
         ),
     ],
 )
-def test_S_other_refusals_are_not_violations(kwargs, text, code):
+def test_S_other_refusals_are_not_violations(kwargs: dict[str, Any], text: str, code: str) -> None:
     pos = position(**kwargs)
     refuse(pos, text, code)
     with pytest.raises(IllegalMove) as info:  # not even the classic game accepts them
@@ -159,7 +171,7 @@ def test_S_other_refusals_are_not_violations(kwargs, text, code):
     assert not info.value.is_violation
 
 
-def test_S_other_refusals_bad_notation_and_game_over():
+def test_S_other_refusals_bad_notation_and_game_over() -> None:
     pos = position(H=houses(H1="8S"), A={"reserve": "7H"})
     with pytest.raises(IllegalMove) as info:
         pos.play("R-X9")
@@ -174,7 +186,9 @@ def test_S_other_refusals_bad_notation_and_game_over():
 
 
 @pytest.mark.parametrize(("text", "code"), [("H2-H1", "S4"), ("W-H1", "S5"), ("H3-H4", "S5")])
-def test_R7_1_building_and_availability_violations_are_refused_outright(text, code):
+def test_R7_1_building_and_availability_violations_are_refused_outright(
+    text: str, code: str
+) -> None:
     pos = position(
         H=houses(H1="8D", H2="7H", H3=""), A={"reserve": "9C", "hand": "2D", "waste": "7C"}
     )
@@ -188,7 +202,7 @@ def test_R7_1_building_and_availability_violations_are_refused_outright(text, co
         turn_violations(pos, moves(pos, text))
 
 
-def test_R7_1_a_stop_on_such_a_move_undoes_it_and_passes_the_turn():
+def test_R7_1_a_stop_on_such_a_move_undoes_it_and_passes_the_turn() -> None:
     start = position(H=houses(H1="8D", H2="7H"), A={"reserve": "9C", "hand": "2D"})
     after = call_stop(start, moves(start, "H2-H1"), 0)
     assert after.to_move == 1
@@ -200,7 +214,7 @@ def test_R7_1_a_stop_on_such_a_move_undoes_it_and_passes_the_turn():
 # ---------------------------------------------------------------- R7.2
 
 
-def test_R7_2_stop_on_S1_the_reserve_card_goes_to_the_foundation():
+def test_R7_2_stop_on_S1_the_reserve_card_goes_to_the_foundation() -> None:
     start = position(
         H=QUIET, A={"reserve": "9C AH", "hand": "5D 2D"}, B={"reserve": "6S", "hand": "4C"}
     )
@@ -215,7 +229,7 @@ def test_R7_2_stop_on_S1_the_reserve_card_goes_to_the_foundation():
     assert doc["to_move"] == "B"
 
 
-def test_R7_2_stop_on_S2_the_caller_chooses_the_foundation_move():
+def test_R7_2_stop_on_S2_the_caller_chooses_the_foundation_move() -> None:
     start = position(H=houses(H1="AS", H2="KH AD"), A={"reserve": "9C", "hand": "5D 2D"})
     turn = moves(start, "T C-W")
     assert turn_violations(start, turn) == ["S2", "S2"]
@@ -231,7 +245,7 @@ def test_R7_2_stop_on_S2_the_caller_chooses_the_foundation_move():
         call_stop(start, turn, 0, choice=start.parse("R-H1"))
 
 
-def test_R7_2_stop_on_S2_after_a_house_move():
+def test_R7_2_stop_on_S2_after_a_house_move() -> None:
     start = position(H=houses(H1="8S", H2="7H", H3="AD"), A={"reserve": "9C", "hand": "2D"})
     turn = moves(start, "H2-H1 T C-W")
     assert turn_violations(start, turn) == ["S2", "S2", "S2"]
@@ -242,7 +256,7 @@ def test_R7_2_stop_on_S2_after_a_house_move():
     assert doc["to_move"] == "B"
 
 
-def test_R7_2_stop_on_S3_the_turned_card_goes_back_and_a_space_is_filled():
+def test_R7_2_stop_on_S3_the_turned_card_goes_back_and_a_space_is_filled() -> None:
     start = position(H=houses(H3="", H6=""), A={"reserve": "9C 5C", "hand": "4D 2D"})
     turn = moves(start, "T C-W")
     assert turn_violations(start, turn) == ["S3", None]
@@ -256,7 +270,7 @@ def test_R7_2_stop_on_S3_the_turned_card_goes_back_and_a_space_is_filled():
     assert doc["to_move"] == "B"
 
 
-def test_R7_2_the_classic_game_accepts_S1_S2_S3_and_reports_them():
+def test_R7_2_the_classic_game_accepts_S1_S2_S3_and_reports_them() -> None:
     pos = position(H=houses(H3=""), A={"reserve": "9C", "hand": "4D 2D"})
     assert classic(pos, "T C-W") == ["S3", None]
     assert pos.to_move == 1
@@ -266,7 +280,7 @@ def test_R7_2_the_classic_game_accepts_S1_S2_S3_and_reports_them():
 # ---------------------------------------------------------------- R7.3
 
 
-def test_R7_3_a_discarded_card_that_fitted_goes_to_the_foundation_instead():
+def test_R7_3_a_discarded_card_that_fitted_goes_to_the_foundation_instead() -> None:
     start = position(H=QUIET, A={"reserve": "9C", "hand": "5D AH"}, B={"hand": "4C"})
     turn = moves(start, "T C-W")
     assert turn_violations(start, turn) == [None, "S2"]
@@ -278,7 +292,7 @@ def test_R7_3_a_discarded_card_that_fitted_goes_to_the_foundation_instead():
     assert doc["to_move"] == "B"
 
 
-def test_R7_3_the_discarded_card_is_preferred_over_other_fitting_cards():
+def test_R7_3_the_discarded_card_is_preferred_over_other_fitting_cards() -> None:
     start = position(H=houses(H1="9D 8S", H2="AD 7H"), A={"reserve": "9C", "hand": "5S AH"})
     # T shows the AH; 7H onto 8S (already an S2) uncovers the AD; A discards the AH.
     turn = moves(start, "T H2-H1 C-W")
@@ -293,7 +307,7 @@ def test_R7_3_the_discarded_card_is_preferred_over_other_fitting_cards():
 # ---------------------------------------------------------------- R7.4
 
 
-def test_R7_4_a_violation_nobody_calls_stands():
+def test_R7_4_a_violation_nobody_calls_stands() -> None:
     pos = position(H=houses(H4="AD"), A={"reserve": "9C", "hand": "2D"}, B={"hand": "5S 4C"})
     assert classic(pos, "T C-W") == ["S2", "S2"]
     assert pos.to_move == 1
@@ -301,7 +315,7 @@ def test_R7_4_a_violation_nobody_calls_stands():
     assert to_document(pos)["A"]["waste"] == ["2D"]
 
 
-def test_R7_4_views_do_not_reveal_a_violation():
+def test_R7_4_views_do_not_reveal_a_violation() -> None:
     pos = position(H=houses(H4="AD"), A={"reserve": "9C", "hand": "2D"}, B={"hand": "5S 4C"})
     clean = position(
         H=houses(H4="AD"), A={"reserve": "9C", "waste": "2D"}, B={"hand": "5S 4C"}, to_move="B"
@@ -313,7 +327,7 @@ def test_R7_4_views_do_not_reveal_a_violation():
         assert "S2" not in json.dumps(seen) and "violation" not in json.dumps(seen)
 
 
-def test_R7_4_the_caller_names_the_move_and_the_record_shows_the_violations():
+def test_R7_4_the_caller_names_the_move_and_the_record_shows_the_violations() -> None:
     start = position(H=houses(H1="8S", H2="KH 7H", H4="KC AD"), A={"reserve": "9C", "hand": "5S"})
     clean = moves(start, "H4-F1 H2-H1 T C-W")
     assert turn_violations(start, clean) == [None, None, None, None]
@@ -331,7 +345,7 @@ def test_R7_4_the_caller_names_the_move_and_the_record_shows_the_violations():
 # ---------------------------------------------------------------- R7.5
 
 
-def test_R7_5_a_wrong_call_is_refused():
+def test_R7_5_a_wrong_call_is_refused() -> None:
     """The engine refuses the call (WrongStop). Counting wrong calls and taking away
     every third caller's next turn is a service-level rule, not in the engine yet."""
     start = position(H=houses(H1="8S", H2="KH 7H"), A={"reserve": "9C", "hand": "5D 2D"})
@@ -351,11 +365,11 @@ def test_R7_5_a_wrong_call_is_refused():
 # ---------------------------------------------------------------- R7.6
 
 
-def long_turn(**kwargs):
+def long_turn(**kwargs: Any) -> Position:
     return position(engine={"turn_moves": 500}, **kwargs)
 
 
-def test_R7_6_after_500_moves_only_T_remains_when_nothing_fits_a_foundation():
+def test_R7_6_after_500_moves_only_T_remains_when_nothing_fits_a_foundation() -> None:
     pos = long_turn(
         H=houses(H1="8S", H2="7H"),
         A={"reserve": "6S", "hand": "7D"},
@@ -372,14 +386,14 @@ def test_R7_6_after_500_moves_only_T_remains_when_nothing_fits_a_foundation():
     assert pos.to_move == 1
 
 
-def test_R7_6_foundation_moves_are_still_accepted():
+def test_R7_6_foundation_moves_are_still_accepted() -> None:
     pos = long_turn(H=houses(H1="AS", H2="8S", H3="7H"), A={"reserve": "9C", "hand": "2D"})
     assert legal(pos) == [f"H1-F{i}" for i in range(1, 9)]
     pos.play("H1-F1")
     assert legal(pos) == ["R-H1"]  # H1 is empty now: only the reserve may fill it
 
 
-def test_R7_6_filling_an_empty_house_from_the_reserve_is_still_accepted():
+def test_R7_6_filling_an_empty_house_from_the_reserve_is_still_accepted() -> None:
     pos = long_turn(H=houses(H1="", H2="8S", H3="7H"), A={"reserve": "9C 6D", "hand": "2D"})
     assert legal(pos) == ["R-H1"]
     refuse(pos, "H3-H1", "TURN_TOO_LONG")
@@ -388,14 +402,14 @@ def test_R7_6_filling_an_empty_house_from_the_reserve_is_still_accepted():
     assert legal(pos) == ["T"]
 
 
-def test_R7_6_E_is_still_accepted():
+def test_R7_6_E_is_still_accepted() -> None:
     pos = long_turn(H=houses(H2="8S", H3="7H"), A={"reserve": "9C"})
     assert legal(pos) == ["E"]
     pos.play("E")
     assert pos.to_move == 1
 
 
-def test_R7_6_the_limit_is_500_moves():
+def test_R7_6_the_limit_is_500_moves() -> None:
     pos = position(
         H=houses(H1="8S", H2="8C", H3="7H"),
         A={"reserve": "9C", "hand": "2D"},
@@ -405,7 +419,7 @@ def test_R7_6_the_limit_is_500_moves():
     refuse(pos, "H2-H1", "TURN_TOO_LONG")
 
 
-def test_R7_6_the_count_starts_again_next_turn():
+def test_R7_6_the_count_starts_again_next_turn() -> None:
     pos = long_turn(
         H=houses(H1="8S", H2="8C", H3="7H"),
         A={"reserve": "9C", "hand": "2D"},

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
-from games.engine import BadNotation, deal, to_document, view
+from games.engine import BadNotation, Position, deal, to_document, view
 from games.engine.moves import CARD, FOUNDATION, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, TURNED
 from tests.engine.builders import legal, position
 from tests.engine.rules_support import QUIET, houses, play, refuse
 
 
-def random_positions(games: int = 4, steps: int = 600):
+def random_positions(games: int = 4, steps: int = 600) -> Iterator[Position]:
     """Positions along a few random games from the deal."""
     for seed in range(games):
         pos = deal(seed)
@@ -27,7 +28,7 @@ def random_positions(games: int = 4, steps: int = 600):
 # ---------------------------------------------------------------- R4.1
 
 
-def test_R4_1_a_turn_is_a_series_of_moves_by_one_seat():
+def test_R4_1_a_turn_is_a_series_of_moves_by_one_seat() -> None:
     pos = position(
         H=houses(H1="9S"),
         A={"reserve": "4D 8H", "hand": "2C 5S"},
@@ -43,7 +44,7 @@ def test_R4_1_a_turn_is_a_series_of_moves_by_one_seat():
     assert pos.to_move == 1
 
 
-def test_R4_1_card_moves_go_to_a_foundation_a_house_or_the_opponent():
+def test_R4_1_card_moves_go_to_a_foundation_a_house_or_the_opponent() -> None:
     allowed = {FOUNDATION, HOUSE, OPP_RESERVE, OPP_WASTE}
     for pos in random_positions():
         for move in pos.legal_moves():
@@ -51,14 +52,14 @@ def test_R4_1_card_moves_go_to_a_foundation_a_house_or_the_opponent():
                 assert move.dst in allowed, move
 
 
-def pile_sizes(pos) -> list[int]:
+def pile_sizes(pos: Position) -> list[int]:
     sizes = [len(p) for p in (*pos.foundations, *pos.houses)]
     for seat in pos.seats:
         sizes += [len(seat.reserve), len(seat.hand), len(seat.waste), seat.turned is not None]
     return sizes
 
 
-def test_R4_1_each_card_move_moves_exactly_one_card():
+def test_R4_1_each_card_move_moves_exactly_one_card() -> None:
     for pos in random_positions(games=2, steps=400):
         for move in pos.legal_moves():
             if move.kind == CARD:
@@ -71,14 +72,14 @@ def test_R4_1_each_card_move_moves_exactly_one_card():
 # ---------------------------------------------------------------- R4.2
 
 
-def test_R4_2_only_reserve_top_house_tops_and_the_turned_card_are_available():
+def test_R4_2_only_reserve_top_house_tops_and_the_turned_card_are_available() -> None:
     for pos in random_positions():
         for move in pos.legal_moves():
             if move.kind == CARD:
                 assert move.src in (RESERVE, TURNED, HOUSE), move
 
 
-def test_R4_2_the_top_card_of_a_house_or_reserve_is_the_one_that_moves():
+def test_R4_2_the_top_card_of_a_house_or_reserve_is_the_one_that_moves() -> None:
     pos = position(
         H=houses(H1="9C 8H", H2="9S", H3="8C"),
         A={"reserve": "2C 7D", "hand": "3D"},
@@ -90,7 +91,7 @@ def test_R4_2_the_top_card_of_a_house_or_reserve_is_the_one_that_moves():
 
 
 @pytest.mark.parametrize("text", ["W-F1", "OR-F1", "OW-F1", "F1-F2", "W-H1", "OR-H1"])
-def test_R4_2_nothing_else_is_available(text):
+def test_R4_2_nothing_else_is_available(text: str) -> None:
     """Aces on the own waste and the opponent's piles fit a foundation, yet may not move."""
     pos = position(
         H=houses(H1="2D"),
@@ -105,14 +106,14 @@ def test_R4_2_nothing_else_is_available(text):
 # ---------------------------------------------------------------- R4.3
 
 
-def test_R4_3_the_next_reserve_card_is_turned_up_at_once():
+def test_R4_3_the_next_reserve_card_is_turned_up_at_once() -> None:
     pos = position(H=houses(H1="9S"), A={"reserve": "5C 8H", "hand": "2D"})
     assert view(pos, 1)["A"]["reserve"] == {"count": 2, "top": "8H"}
     pos.play("R-H1")
     assert view(pos, 1)["A"]["reserve"] == {"count": 1, "top": "5C"}
 
 
-def test_R4_3_an_emptied_reserve_stays_empty():
+def test_R4_3_an_emptied_reserve_stays_empty() -> None:
     pos = position(
         H=houses(H1="9S", H2="6D"),
         A={"reserve": "5C 8H", "hand": "2D"},
@@ -128,7 +129,7 @@ def test_R4_3_an_emptied_reserve_stays_empty():
 # ---------------------------------------------------------------- R4.4
 
 
-def test_R4_4_turning_shows_the_top_hand_card():
+def test_R4_4_turning_shows_the_top_hand_card() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "3C 5D"})
     pos.play("T")
     doc = to_document(pos)
@@ -137,7 +138,7 @@ def test_R4_4_turning_shows_the_top_hand_card():
     assert view(pos, 1)["A"]["turned"] == "5D"  # face up for both players
 
 
-def test_R4_4_turning_over_the_waste_keeps_order():
+def test_R4_4_turning_over_the_waste_keeps_order() -> None:
     """The card discarded earliest (bottom of the waste) becomes the top of the new hand."""
     pos = position(H=QUIET, A={"waste": "2H 3D 4C"})
     pos.play("T")
@@ -148,7 +149,7 @@ def test_R4_4_turning_over_the_waste_keeps_order():
     assert doc["engine"]["turnovers"]["A"] == 1
 
 
-def test_R4_4_turning_over_then_playing_on_deals_the_waste_in_discard_order():
+def test_R4_4_turning_over_then_playing_on_deals_the_waste_in_discard_order() -> None:
     pos = position(H=QUIET, A={"waste": "2H 3D 4C"}, B={"hand": "6S 9D 6C"})
     seen = []
     for _ in range(3):
@@ -158,18 +159,18 @@ def test_R4_4_turning_over_then_playing_on_deals_the_waste_in_discard_order():
     assert seen == ["2H", "3D", "4C"]
 
 
-def test_R4_4_no_second_turned_card():
+def test_R4_4_no_second_turned_card() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "3C 5D"})
     pos.play("T")
     refuse(pos, "T", "ALREADY_TURNED")
 
 
-def test_R4_4_no_turning_while_a_foundation_move_is_pending():
+def test_R4_4_no_turning_while_a_foundation_move_is_pending() -> None:
     pos = position(H=houses(H4="AD"), A={"reserve": "5C", "hand": "3C"})
     refuse(pos, "T", "S2")
 
 
-def test_R4_4_no_turning_while_a_house_is_empty_and_the_reserve_is_not():
+def test_R4_4_no_turning_while_a_house_is_empty_and_the_reserve_is_not() -> None:
     pos = position(H=houses(H4=""), A={"reserve": "5C", "hand": "3C"})
     refuse(pos, "T", "S3")
 
@@ -177,7 +178,7 @@ def test_R4_4_no_turning_while_a_house_is_empty_and_the_reserve_is_not():
 # ---------------------------------------------------------------- R4.5
 
 
-def test_R4_5_voluntary_moves_before_turning_and_while_a_turned_card_waits():
+def test_R4_5_voluntary_moves_before_turning_and_while_a_turned_card_waits() -> None:
     pos = position(H=houses(H1="9C", H2="9S"), A={"reserve": "2D 8H", "hand": "4C 5S"})
     assert {"R-H1", "T"} <= set(legal(pos))
     pos.play("R-H1")
@@ -194,7 +195,7 @@ def test_R4_5_voluntary_moves_before_turning_and_while_a_turned_card_waits():
 # ---------------------------------------------------------------- R4.6
 
 
-def test_R4_6_discard_puts_the_turned_card_on_the_own_waste_and_ends_the_turn():
+def test_R4_6_discard_puts_the_turned_card_on_the_own_waste_and_ends_the_turn() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "3C 5D", "waste": "9H"})
     play(pos, "T C-W")
     doc = to_document(pos)
@@ -203,14 +204,14 @@ def test_R4_6_discard_puts_the_turned_card_on_the_own_waste_and_ends_the_turn():
     assert doc["to_move"] == "B"
 
 
-def test_R4_6_no_discard_of_a_turned_card_that_fits_a_foundation():
+def test_R4_6_no_discard_of_a_turned_card_that_fits_a_foundation() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "3C AH"})
     pos.play("T")
     refuse(pos, "C-W", "S2")
     assert legal(pos) == [f"C-F{i}" for i in range(1, 9)]
 
 
-def test_R4_6_no_discard_while_another_card_fits_a_foundation():
+def test_R4_6_no_discard_while_another_card_fits_a_foundation() -> None:
     """Moving the 6C uncovers the AD while the 9S is turned: the ace goes first."""
     pos = position(H=houses(H1="AD 6C", H2="7H"), A={"reserve": "5C", "hand": "3C 9S"})
     play(pos, "T H1-H2")
@@ -220,7 +221,7 @@ def test_R4_6_no_discard_while_another_card_fits_a_foundation():
     assert pos.to_move == 1
 
 
-def test_R4_6_no_discard_without_a_turned_card():
+def test_R4_6_no_discard_without_a_turned_card() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "3C"})
     refuse(pos, "C-W", "NO_TURNED_CARD")
 
@@ -228,7 +229,7 @@ def test_R4_6_no_discard_without_a_turned_card():
 # ---------------------------------------------------------------- R4.7
 
 
-def test_R4_7_a_player_who_can_do_nothing_else_must_turn_and_discard():
+def test_R4_7_a_player_who_can_do_nothing_else_must_turn_and_discard() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "2D"})
     assert legal(pos) == ["T"]
     pos.play("T")
@@ -237,7 +238,7 @@ def test_R4_7_a_player_who_can_do_nothing_else_must_turn_and_discard():
     assert pos.to_move == 1
 
 
-def test_R4_7_card_moves_do_not_end_the_turn():
+def test_R4_7_card_moves_do_not_end_the_turn() -> None:
     pos = position(H=houses(H1="9C", H2="9S"), A={"reserve": "2D 8H", "hand": "4C"})
     for text in ("R-H1", "H1-H2", "H2-H1", "H1-H2"):
         pos.play(text)
@@ -245,7 +246,7 @@ def test_R4_7_card_moves_do_not_end_the_turn():
 
 
 @pytest.mark.parametrize("text", ["P", "PASS", "-", "E-W", "W"])
-def test_R4_7_there_is_no_pass(text):
+def test_R4_7_there_is_no_pass(text: str) -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "hand": "2D"})
     with pytest.raises(BadNotation):
         pos.play(text)
@@ -255,7 +256,7 @@ def test_R4_7_there_is_no_pass(text):
 # ---------------------------------------------------------------- R4.8
 
 
-def test_R4_8_the_waste_is_turned_over_only_at_the_next_T():
+def test_R4_8_the_waste_is_turned_over_only_at_the_next_T() -> None:
     pos = position(
         H=QUIET,
         A={"hand": "5H", "waste": "9C"},
@@ -276,7 +277,7 @@ def test_R4_8_the_waste_is_turned_over_only_at_the_next_T():
 # ---------------------------------------------------------------- R4.9
 
 
-def test_R4_9_without_hand_and_waste_the_seat_ends_its_turn_with_E():
+def test_R4_9_without_hand_and_waste_the_seat_ends_its_turn_with_E() -> None:
     pos = position(H=QUIET, A={"reserve": "5C"}, B={"hand": "3D"})
     assert legal(pos) == ["E"]
     message = refuse(pos, "T", "NO_CARDS")
@@ -286,14 +287,14 @@ def test_R4_9_without_hand_and_waste_the_seat_ends_its_turn_with_E():
     assert to_document(pos)["A"]["reserve"] == ["5C"]
 
 
-def test_R4_9_E_waits_for_the_compulsory_moves():
+def test_R4_9_E_waits_for_the_compulsory_moves() -> None:
     pos = position(H=houses(H2="KH AD"), A={"reserve": "5C"})
     refuse(pos, "E", "S2")
     pos.play("H2-F1")
     assert legal(pos) == ["E"]
 
 
-def test_R4_9_E_is_refused_while_the_seat_can_turn():
+def test_R4_9_E_is_refused_while_the_seat_can_turn() -> None:
     pos = position(H=QUIET, A={"reserve": "5C", "waste": "2D"})
     refuse(pos, "E", "CANNOT_END")
     pos.play("T")
