@@ -51,6 +51,7 @@ class FloorApi(APIView):
     """Reads one row and writes it back: what any authenticated write costs."""
 
     def post(self, request: Request) -> Response:
+        assert isinstance(request.data, dict) and request.user.pk is not None
         with transaction.atomic():
             user = User.objects.select_for_update().get(pk=request.user.pk)
             user.last_name = str(request.data.get("n", ""))[:150]
@@ -87,29 +88,24 @@ def advance(game: Game, user: User, to_ply: int, rng: random.Random) -> None:
         game.refresh_from_db()
 
 
-def time_moves(game: Game, clients: dict[str, APIClient], rng: random.Random) -> list[float]:
-    times = []
-    for _ in range(ROUNDS):
+def time_pairs(
+    game: Game, clients: dict[str, APIClient], rng: random.Random, rounds: int = ROUNDS
+) -> tuple[list[float], list[float]]:
+    """Alternate a floor request and a move request, so both meet the same machine."""
+    moves, floors = [], []
+    for i in range(rounds):
+        t0 = time.perf_counter()
+        response: Any = clients["A"].post("/floor/", {"n": i}, format="json")
+        floors.append(time.perf_counter() - t0)
+        assert response.status_code == 200
         game.refresh_from_db()
         move = long_turn_move(from_document(game.position), rng)
         client = clients[game.to_move]
         t0 = time.perf_counter()
-        response: Any = client.post(
-            f"/api/v1/games/{game.pk}/moves/", {"moves": [move]}, format="json"
-        )
-        times.append(time.perf_counter() - t0)
+        response = client.post(f"/api/v1/games/{game.pk}/moves/", {"moves": [move]}, format="json")
+        moves.append(time.perf_counter() - t0)
         assert response.status_code == 200, response.content
-    return times
-
-
-def time_floor(client: APIClient) -> list[float]:
-    times = []
-    for i in range(ROUNDS):
-        t0 = time.perf_counter()
-        response: Any = client.post("/floor/", {"n": i}, format="json")
-        times.append(time.perf_counter() - t0)
-        assert response.status_code == 200
-    return times
+    return moves, floors
 
 
 def main() -> None:
@@ -135,17 +131,17 @@ def run() -> None:
     for label, ply in (("move 10", 10), ("move 2000", 2000)):
         game = start_game(alice, bob, seed=2026)
         advance(game, alice, ply, rng)
-        time_floor(clients["A"])  # warm up
-        floor = statistics.median(time_floor(clients["A"]))
-        move = statistics.median(time_moves(game, clients, rng))
-        figures[label] = (move, floor, game.ply)
+        time_pairs(game, clients, rng, rounds=20)  # warm up
+        start = game.ply
+        moves, floors = time_pairs(game, clients, rng)
+        figures[label] = (statistics.median(moves), statistics.median(floors), start)
     vendor = connection.vendor
     print(f"database      {vendor} ({settings.DATABASES['default']['NAME']})")
     print(f"requests      {ROUNDS} per figure, median")
     for label, (move, floor, ply) in figures.items():
         print(
             f"{label:<10}    move {move * 1e3:6.2f} ms   floor {floor * 1e3:6.2f} ms   "
-            f"ratio {move / floor:4.2f}   (game at move {ply})"
+            f"ratio {move / floor:4.2f}   (moves {ply} to {ply + ROUNDS})"
         )
     ratio = figures["move 2000"][0] / figures["move 10"][0]
     print(f"move 2000 / move 10: {ratio:.2f}")

@@ -14,6 +14,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine import Position
+
 from . import selectors, services
 from .models import Game
 
@@ -32,7 +34,10 @@ class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
     deadline = serializers.DateTimeField(allow_null=True)
     position = serializers.DictField()
     legal_moves = serializers.ListField(child=serializers.CharField())
-    last_turn = serializers.DictField()
+    last_turn = serializers.DictField(help_text='The previous turn: {"seat": "B", "moves": [...]}')
+    current_turn = serializers.ListField(
+        child=serializers.CharField(), help_text="The moves of the turn under way"
+    )
     ply = serializers.IntegerField()
     seed_hash = serializers.CharField()
     seed = serializers.CharField(allow_null=True)
@@ -97,7 +102,7 @@ class PlayMovesApi(APIView):
             expected_version=expected,
             idempotency_key=key,
         )
-        response = _game_response(request, result.game)
+        response = _game_response(request, result.game, result.position)
         if result.replayed:
             response["Idempotent-Replayed"] = "true"
         return response
@@ -229,6 +234,6 @@ class MeApi(APIView):
         return Response({"username": user.get_username(), "email": user.email})
 
 
-def _game_response(request: Request, game: Game) -> Response:
-    state = selectors.game_state(game, game.seat_of(request.user.pk))
+def _game_response(request: Request, game: Game, position: Position | None = None) -> Response:
+    state = selectors.game_state(game, game.seat_of(request.user.pk), position)
     return Response(state, headers={"ETag": f'"{game.version}"'})

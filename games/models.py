@@ -65,10 +65,10 @@ class Game(models.Model):
     stalemate_offer = models.CharField(max_length=1, blank=True)
     #: Number of moves in the log.
     ply = models.PositiveIntegerField(default=0)
-    #: Where the current turn's moves start in the log; the previous turn starts at
-    #: ``last_turn_start``. Together they give "the opponent's last turn" in one query.
-    turn_start = models.PositiveIntegerField(default=0)
-    last_turn_start = models.PositiveIntegerField(default=0)
+    #: The moves of the turn under way, and the previous turn ``{"seat", "moves"}``:
+    #: what a player reads first, kept on the row so that showing it costs no query.
+    current_turn = models.JSONField(default=list)
+    last_turn = models.JSONField(default=dict)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -7,9 +7,9 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
-from games.engine import from_document, view
+from games.engine import Position, from_document, view
 
-from .models import Game, MoveRecord
+from .models import Game
 from .services import GameError
 
 
@@ -27,24 +27,20 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     return game
 
 
-def game_state(game: Game, seat: int | None) -> dict[str, Any]:
+def game_state(game: Game, seat: int | None, position: Position | None = None) -> dict[str, Any]:
     """The game as ``seat`` sees it: the view, its legal moves, version, deadline, last turn."""
-    position = from_document(game.position)
+    position = position if position is not None else from_document(game.position)
     finished = position.is_over
-    last_turn = list(
-        MoveRecord.objects.filter(
-            game=game, index__gte=game.last_turn_start, index__lt=game.turn_start
-        ).values_list("seat", "text")
-    )
     my_turn = seat is not None and not finished and position.to_move == seat
     return {
         **game_summary(game, seat),
         "position": view(position, seat),
         "legal_moves": sorted(str(m) for m in position.legal_moves()) if my_turn else [],
         "last_turn": {
-            "seat": last_turn[0][0] if last_turn else None,
-            "moves": [text for _, text in last_turn],
+            "seat": game.last_turn.get("seat"),
+            "moves": game.last_turn.get("moves", []),
         },
+        "current_turn": game.current_turn,
         "ply": game.ply,
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,

@@ -83,6 +83,7 @@ class MovesResult:
     game: Game
     applied: list[str]
     replayed: bool = False  # an Idempotency-Key retry: nothing was applied this time
+    position: Position | None = None  # the new position, when this call made it
 
 
 def play_moves(
@@ -130,12 +131,17 @@ def play_moves(
                 raise GameError(
                     409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
                 ) from None
-        return MovesResult(game, applied)
+        return MovesResult(game, applied, position=position)
 
 
 def _lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     """The game row, locked until the transaction ends, and the user's seat in it."""
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    game = (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("player_a", "player_b")
+        .filter(pk=game_id)
+        .first()
+    )
     seat = None if game is None else game.seat_of(user.pk)
     if game is None or seat is None:
         raise _not_found()
@@ -271,8 +277,10 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
             MoveRecord(game=game, index=index, seat="AB"[seat], turn=turn, text=str(move))
         )
         game.ply += 1
+        game.current_turn.append(str(move))
         if position.turns != turn:  # the turn ended with this move
-            game.last_turn_start, game.turn_start = game.turn_start, game.ply
+            game.last_turn = {"seat": "AB"[seat], "moves": game.current_turn}
+            game.current_turn = []
     MoveRecord.objects.bulk_create(records)
     if position.to_move != seat and not position.is_over:
         game.deadline = timezone.now() + DEFAULT_TURN_TIME

@@ -14,12 +14,24 @@ import json
 from collections import Counter
 from typing import Any, Final
 
-from .cards import FACE_MASK, FOUNDATION_NEXT, JOKER, Card, card_name, pack_of, parse_card, rank_of
+from .cards import (
+    FACE_MASK,
+    FOUNDATION_NEXT,
+    JOKER,
+    Card,
+    card_name,
+    full_pack,
+    pack_of,
+    parse_card,
+    rank_of,
+)
 from .errors import BadPosition
 from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
 from .rules import rules_from_document
 
 FORMAT: Final = "rbank-position/1"
+#: Card names as documents write them -> faces: the fast path of reading.
+_FACES: Final = {card_name(c): c for c in full_pack()}
 _STATUSES: Final = (PLAYING, WON, STALEMATE)
 
 
@@ -84,6 +96,7 @@ def dumps(position: Position, indent: int | None = None) -> str:
 class _Reader:
     def __init__(self, doc: dict[str, Any], letters: str) -> None:
         self.letters = letters
+        self.pack_bases = {letter: 64 * i for i, letter in enumerate(letters)}
         engine = doc.get("engine")
         self.engine: dict[str, Any] = engine if isinstance(engine, dict) else {}
         packs = self.engine.get("packs")
@@ -97,21 +110,38 @@ class _Reader:
         letters = pack_letters if isinstance(pack_letters, str) else ""
         if letters and len(letters) != len(value):
             raise BadPosition(f"engine.packs for {where} does not match its cards")
+        try:  # the fast path: a document as to_document writes it
+            if letters:
+                bases = self.pack_bases
+                return [
+                    bases[letter] + _FACES[name]
+                    for letter, name in zip(letters, value, strict=True)
+                ]
+            return [default_pack * 64 + _FACES[name] for name in value]
+        except (KeyError, TypeError):
+            pass  # read card by card below, to accept other spellings or say what is wrong
         cards = []
         for i, name in enumerate(value):
-            if not isinstance(name, str):
-                raise BadPosition(f"{where}: {name!r} is not a card")
             pack = self.letters.find(letters[i]) if letters else default_pack
             if pack < 0:
                 raise BadPosition(f"engine.packs for {where}: unknown pack {letters[i]!r}")
-            try:
-                card = parse_card(name, pack)
-            except ValueError as exc:
-                raise BadPosition(f"{where}: {exc}") from None
-            if card & FACE_MASK == JOKER:  # only the three-player game (G3) has one
-                raise BadPosition(f"{where}: there is no joker in this game")
-            cards.append(card)
+            face = _FACES.get(name) if isinstance(name, str) else None
+            if face is None:  # not in output form: read it the long way, or refuse it
+                face = self._face(name, where)
+            cards.append(pack * 64 + face)
         return cards
+
+    @staticmethod
+    def _face(name: object, where: str) -> int:
+        if not isinstance(name, str):
+            raise BadPosition(f"{where}: {name!r} is not a card")
+        try:
+            face = parse_card(name) & FACE_MASK
+        except ValueError as exc:
+            raise BadPosition(f"{where}: {exc}") from None
+        if face == JOKER:  # only the three-player game (G3) has one
+            raise BadPosition(f"{where}: there is no joker in this game")
+        return face
 
     def pile_list(
         self, doc: dict[str, Any], key: str, count: int, default: list[int]
@@ -175,7 +205,7 @@ def from_document(doc: object) -> Position:
 
 
 def _check_cards(position: Position) -> None:
-    copies = Counter(c & FACE_MASK for c in position.cards())
+    copies = Counter(map(FACE_MASK.__and__, position.cards()))
     packs = position.rules.seats
     too_many = sorted(card_name(face) for face, n in copies.items() if n > packs)
     if too_many:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 from typing import Final
 
 from .cards import (
@@ -264,12 +265,11 @@ class Position:
 
     def cards(self) -> Iterator[Card]:
         """Every card in the position, in no particular order."""
-        for pile in self.foundations:
-            yield from pile
-        for pile in self.houses:
-            yield from pile
+        piles = [*self.foundations, *self.houses]
         for seat in self.seats:
-            yield from seat.cards()
+            piles += (seat.reserve, seat.hand, seat.waste)
+        turned = [s.turned for s in self.seats if s.turned is not None]
+        return chain(chain.from_iterable(piles), turned)
 
     def parse(self, text: str) -> Move:
         """Read a move in the notation, relative to the seat to move."""
