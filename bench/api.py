@@ -34,12 +34,12 @@ from django.contrib.auth.models import User  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 from django.test.utils import override_settings, setup_test_environment  # noqa: E402
 from django.urls import include, path  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 from rest_framework.request import Request  # noqa: E402
 from rest_framework.response import Response  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 from rest_framework.views import APIView  # noqa: E402
 
+from accounts.models import ApiToken  # noqa: E402
 from games.engine import Position, from_document  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.services import play_moves, start_game  # noqa: E402
@@ -124,7 +124,7 @@ def run() -> None:
     clients = {}
     for seat, user in (("A", alice), ("B", bob)):
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user, 'bench')[1]}")
         clients[seat] = client
     rng = random.Random(5)
     figures = {}

@@ -15,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import Position
+from rbank_site.errors import ServiceError
 
 from . import selectors, services
 from .models import Game
@@ -55,7 +56,7 @@ class MovesSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-def _player(request: Request) -> User:
+def player_of(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)  # IsAuthenticated has run
     return user
@@ -66,7 +67,7 @@ def _if_match(request: Request) -> int | None:
     if not header:
         return None
     if not header.isdigit():
-        raise services.GameError(400, "BAD_REQUEST", "If-Match must hold a game version")
+        raise ServiceError(400, "BAD_REQUEST", "If-Match must hold a game version")
     return int(header)
 
 
@@ -92,12 +93,10 @@ class PlayMovesApi(APIView):
         expected = data.validated_data.get("expected_version", _if_match(request))
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 128:
-            raise services.GameError(
-                400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters"
-            )
+            raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters")
         result = services.play_moves(
             game_id=game_id,
-            user=_player(request),
+            user=player_of(request),
             moves=data.validated_data["moves"],
             expected_version=expected,
             idempotency_key=key,
@@ -137,12 +136,10 @@ class GameListApi(APIView):
         summary="My games, soonest deadline first",
     )
     def get(self, request: Request) -> Response:
-        user = _player(request)
+        user = player_of(request)
         choice = request.query_params.get("filter")
         if choice not in (None, "my_turn", "active", "finished"):
-            raise services.GameError(
-                400, "BAD_REQUEST", "filter must be my_turn, active or finished"
-            )
+            raise ServiceError(400, "BAD_REQUEST", "filter must be my_turn, active or finished")
         paginator = LimitOffsetPagination()
         page = paginator.paginate_queryset(selectors.my_games(user, filter_=choice), request)
         assert page is not None
@@ -176,7 +173,7 @@ class ResignApi(APIView):
         data.is_valid(raise_exception=True)
         game = services.resign(
             game_id=game_id,
-            user=_player(request),
+            user=player_of(request),
             expected_version=data.validated_data.get("expected_version", _if_match(request)),
         )
         return _game_response(request, game)
@@ -185,7 +182,7 @@ class ResignApi(APIView):
 class StalemateOfferApi(APIView):
     @extend_schema(request=None, responses=GameStateSerializer, summary="Offer a stalemate")
     def post(self, request: Request, game_id: int) -> Response:
-        game = services.offer_stalemate(game_id=game_id, user=_player(request))
+        game = services.offer_stalemate(game_id=game_id, user=player_of(request))
         return _game_response(request, game)
 
 
@@ -203,7 +200,7 @@ class StalemateAnswerApi(APIView):
         data = AnswerSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.answer_stalemate(
-            game_id=game_id, user=_player(request), accept=data.validated_data["accept"]
+            game_id=game_id, user=player_of(request), accept=data.validated_data["accept"]
         )
         return _game_response(request, game)
 
@@ -220,18 +217,6 @@ class ExportApi(APIView):
         )
         response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
         return response
-
-
-class MeSerializer(serializers.Serializer[dict[str, Any]]):
-    username = serializers.CharField()
-    email = serializers.EmailField()
-
-
-class MeApi(APIView):
-    @extend_schema(responses=MeSerializer, summary="Who I am")
-    def get(self, request: Request) -> Response:
-        user = _player(request)
-        return Response({"username": user.get_username(), "email": user.email})
 
 
 def _game_response(request: Request, game: Game, position: Position | None = None) -> Response:

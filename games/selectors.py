@@ -8,9 +8,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
 from games.engine import Position, from_document, view
+from rbank_site.errors import ServiceError
 
 from .models import Game
-from .services import GameError
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -23,7 +23,7 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     """The game if ``user`` plays in it; strangers get 404, as for a game that does not exist."""
     game = Game.objects.select_related("player_a", "player_b").filter(pk=game_id).first()
     if game is None or game.seat_of(user.pk) is None:
-        raise GameError(404, "NOT_FOUND", "no such game")
+        raise ServiceError(404, "NOT_FOUND", "no such game")
     return game
 
 

@@ -1,7 +1,7 @@
 """The only code that writes games: one transaction per action, the game row locked.
 
 Views and tasks call these functions and never touch a model's fields directly
-(HackSoft styleguide). Every refusal raises a ``GameError`` carrying the HTTP
+(HackSoft styleguide). Every refusal raises a ``ServiceError`` carrying the HTTP
 status and the error code the API returns unchanged.
 """
 
@@ -27,6 +27,7 @@ from games.engine import (
     seed_commitment,
     to_document,
 )
+from rbank_site.errors import ServiceError
 
 from .models import Game, IdempotentRequest, Match, MoveRecord
 
@@ -36,20 +37,9 @@ DEFAULT_TURN_TIME = timedelta(days=3)
 MAX_MOVES_PER_REQUEST = 600
 
 
-class GameError(Exception):
-    """A refused action: ``status`` for HTTP, ``code`` for programs, ``message`` for people."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: object) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-
-def _not_found() -> GameError:
+def _not_found() -> ServiceError:
     # Strangers get the same answer for a private game as for no game at all.
-    return GameError(404, "NOT_FOUND", "no such game")
+    return ServiceError(404, "NOT_FOUND", "no such game")
 
 
 def start_game(
@@ -62,7 +52,7 @@ def start_game(
 ) -> Game:
     """Deal a new game between two players. The seed stays secret until the game ends."""
     if player_a.pk == player_b.pk:
-        raise GameError(400, "SAME_PLAYER", "a game needs two different players")
+        raise ServiceError(400, "SAME_PLAYER", "a game needs two different players")
     seed = new_seed() if seed is None else seed
     position = deal(seed, get_rules(rules))
     return Game.objects.create(
@@ -96,16 +86,16 @@ def play_moves(
 ) -> MovesResult:
     """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock."""
     if not moves:
-        raise GameError(400, "BAD_REQUEST", "send at least one move")
+        raise ServiceError(400, "BAD_REQUEST", "send at least one move")
     if len(moves) > MAX_MOVES_PER_REQUEST:
-        raise GameError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+        raise ServiceError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
     with transaction.atomic():
         game, seat = _lock_for_player(game_id, user)
         if idempotency_key:
             earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
             if earlier is not None:
                 if earlier.game_id != game.pk:
-                    raise GameError(
+                    raise ServiceError(
                         422,
                         "IDEMPOTENCY_KEY_REUSED",
                         "this Idempotency-Key was used for another game",
@@ -128,7 +118,7 @@ def play_moves(
                         response={"applied": applied},
                     )
             except IntegrityError:  # the same key raced in another game: refuse both ways
-                raise GameError(
+                raise ServiceError(
                     409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
                 ) from None
         return MovesResult(game, applied, position=position)
@@ -150,7 +140,7 @@ def _lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
 
 def _check_version(game: Game, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != game.version:
-        raise GameError(
+        raise ServiceError(
             412,
             "STALE_VERSION",
             f"the game has changed (version {game.version}, you sent {expected_version}): "
@@ -208,9 +198,9 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
         _playing_position(game)
         mine = "AB"[seat]
         if game.stalemate_offer == mine:
-            raise GameError(409, "ALREADY_OFFERED", "you have already offered a stalemate")
+            raise ServiceError(409, "ALREADY_OFFERED", "you have already offered a stalemate")
         if game.stalemate_offer:
-            raise GameError(
+            raise ServiceError(
                 409, "OFFER_PENDING", "your opponent has offered a stalemate: accept or decline it"
             )
         game.stalemate_offer = mine
@@ -225,7 +215,7 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
         game, seat = _lock_for_player(game_id, user)
         position = _playing_position(game)
         if game.stalemate_offer != "AB"[1 - seat]:
-            raise GameError(409, "NO_OFFER", "your opponent has not offered a stalemate")
+            raise ServiceError(409, "NO_OFFER", "your opponent has not offered a stalemate")
         if accept:
             position.finish_stalemate(BY_AGREEMENT)
             _save(game, position)
@@ -239,7 +229,7 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
 def _playing_position(game: Game) -> Position:
     position = from_document(game.position)
     if position.is_over:
-        raise GameError(409, "GAME_OVER", "the game is over")
+        raise ServiceError(409, "GAME_OVER", "the game is over")
     return position
 
 
@@ -255,14 +245,14 @@ def start_match(
 def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) -> list[str]:
     """Push each move; the first refusal raises and the transaction rolls everything back."""
     if position.is_over:
-        raise GameError(409, "GAME_OVER", "the game is over")
+        raise ServiceError(409, "GAME_OVER", "the game is over")
     if position.to_move != seat:
-        raise GameError(409, "NOT_YOUR_TURN", "it is your opponent's turn")
+        raise ServiceError(409, "NOT_YOUR_TURN", "it is your opponent's turn")
     records = []
     applied = []
     for i, text in enumerate(moves):
         if position.is_over or position.to_move != seat:
-            raise GameError(
+            raise ServiceError(
                 409, "NOT_YOUR_TURN", "your turn ended before this move", move=text, index=i
             )
         try:
@@ -270,7 +260,7 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
             turn = position.turns
             position.push(move)
         except IllegalMove as exc:
-            raise GameError(400, exc.code, exc.message, move=text, index=i) from None
+            raise ServiceError(400, exc.code, exc.message, move=text, index=i) from None
         applied.append(str(move))
         index = game.ply
         records.append(

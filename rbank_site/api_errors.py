@@ -8,7 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from games.services import GameError
+from rbank_site.errors import ServiceError
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "BAD_REQUEST",
@@ -34,7 +34,7 @@ def _message(detail: Any) -> str:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, GameError):
+    if isinstance(exc, ServiceError):
         body = {"error": exc.code, "message": exc.message, **exc.extra}
         return Response(body, status=exc.status)
     response = exception_handler(exc, context)

@@ -1,14 +1,23 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import api as accounts_api
 from games import api
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/v1/me/", api.MeApi.as_view(), name="api-me"),
+    path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),
+    path("api/v1/me/tokens/", accounts_api.TokenListApi.as_view(), name="api-tokens"),
+    path(
+        "api/v1/me/tokens/<int:token_id>/",
+        accounts_api.TokenDetailApi.as_view(),
+        name="api-token",
+    ),
+    path("api/v1/players/", accounts_api.PlayerListApi.as_view(), name="api-players"),
     path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
     path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),

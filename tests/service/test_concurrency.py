@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games.engine import from_document
-from games.services import GameError, play_moves, start_game
+from games.services import play_moves, start_game
+from rbank_site.errors import ServiceError
 
 
 @pytest.mark.django_db(transaction=True)
@@ -42,7 +43,7 @@ def test_it_applies_one_of_two_racing_posts(with_version: bool) -> None:
                 expected_version=1 if with_version else None,
             )
             outcomes.append("applied")
-        except GameError as exc:
+        except ServiceError as exc:
             outcomes.append((exc.status, exc.code))
         finally:
             connection.close()

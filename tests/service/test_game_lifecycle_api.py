@@ -126,10 +126,6 @@ def test_a_match_deals_the_next_game_until_the_target(alice: User, bob: User) ->
     assert match.winner == "B" and match.total_b == 222 and match.games.count() == 2
 
 
-def test_me(alice: User) -> None:
-    assert api(alice, "get", "me/").json() == {"username": "alice", "email": "alice@example.com"}
-
-
 def test_the_openapi_schema_describes_every_operation(alice: User) -> None:
     schema = client_for(alice).get("/api/v1/schema/?format=json").json()
     paths = schema["paths"]

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
+from accounts.models import ApiToken
 from games.engine import from_document
 from games.models import Game
 from games.services import play_moves, start_game
@@ -35,8 +36,13 @@ class Command(BaseCommand):
             game = start_game(alice, bob, seed=1)
             self._play_opening(game, alice, bob)
         for user, (name, password) in zip(users, DEMO_PLAYERS, strict=True):
-            token, _ = Token.objects.get_or_create(user=user)
-            self.stdout.write(f"demo player: {name} / {password}   API token: {token.key}")
+            EmailAddress.objects.get_or_create(
+                user=user, email=user.email, defaults={"verified": True, "primary": True}
+            )
+            # A fresh token each start: only its hash is stored, so it is shown once.
+            user.api_tokens.filter(name="demo").delete()
+            _, key = ApiToken.issue(user, "demo")
+            self.stdout.write(f"demo player: {name} / {password}   API token: {key}")
         self.stdout.write(f"demo game:   /api/v1/games/{game.pk}/")
 
     @staticmethod

@@ -1,0 +1,124 @@
+"""REST API for the caller's account: profile and API tokens; the player directory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import player_of
+
+from . import services
+from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
+
+
+class MeSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(read_only=True)
+    email = serializers.EmailField(read_only=True)
+    display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
+    time_zone = serializers.CharField(max_length=64, required=False)
+    notifications = serializers.DictField(
+        child=serializers.ChoiceField(choices=NOTIFICATION_MODES),
+        required=False,
+        help_text=f"events: {', '.join(NOTIFICATION_EVENTS)}",
+    )
+
+
+def _me(user: User) -> dict[str, Any]:
+    profile = services.profile_of(user)
+    return {
+        "username": user.get_username(),
+        "email": user.email,
+        "display_name": profile.display_name,
+        "time_zone": profile.time_zone,
+        "notifications": profile.notifications,
+    }
+
+
+class MeApi(APIView):
+    @extend_schema(responses=MeSerializer, summary="My account")
+    def get(self, request: Request) -> Response:
+        return Response(_me(player_of(request)))
+
+    @extend_schema(request=MeSerializer, responses=MeSerializer, summary="Change my profile")
+    def patch(self, request: Request) -> Response:
+        data = MeSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        user = player_of(request)
+        services.update_profile(user, dict(data.validated_data))
+        return Response(_me(user))
+
+
+class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(max_length=60)
+    hint = serializers.CharField(read_only=True, help_text="The key's first characters")
+    created_at = serializers.DateTimeField(read_only=True)
+    last_used_at = serializers.DateTimeField(read_only=True, allow_null=True)
+    key = serializers.CharField(read_only=True, help_text="Shown once, when the token is made")
+
+
+def _token(token: ApiToken) -> dict[str, Any]:
+    return {
+        "id": token.pk,
+        "name": token.name,
+        "hint": token.hint,
+        "created_at": token.created_at,
+        "last_used_at": token.last_used_at,
+    }
+
+
+class TokenListApi(APIView):
+    @extend_schema(responses=TokenSerializer(many=True), summary="My API tokens")
+    def get(self, request: Request) -> Response:
+        return Response([_token(t) for t in player_of(request).api_tokens.all()])
+
+    @extend_schema(request=TokenSerializer, responses={201: TokenSerializer}, summary="New token")
+    def post(self, request: Request) -> Response:
+        data = TokenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token, key = services.create_token(player_of(request), data.validated_data["name"])
+        return Response({**_token(token), "key": key}, status=201)
+
+
+class TokenDetailApi(APIView):
+    @extend_schema(responses={204: None}, summary="Revoke a token")
+    def delete(self, request: Request, token_id: int) -> Response:
+        services.revoke_token(player_of(request), token_id)
+        return Response(status=204)
+
+
+class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+
+
+class PlayerListApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("search", str, required=False)],
+        responses=PlayerSerializer(many=True),
+        summary="Players, to challenge by username",
+    )
+    def get(self, request: Request) -> Response:
+        users = User.objects.filter(is_active=True).select_related("profile").order_by("username")
+        search = request.query_params.get("search", "").strip()
+        if search:
+            users = users.filter(username__istartswith=search)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(users, request)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [
+                {
+                    "username": u.get_username(),
+                    "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
+                }
+                for u in page
+            ]
+        )

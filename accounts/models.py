@@ -1,0 +1,75 @@
+"""Profiles and named API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+
+#: The events a player can be told about, and how (issue: notifications).
+NOTIFICATION_EVENTS = (
+    "invitation",
+    "your_turn",
+    "reminder",
+    "timeout",
+    "game_over",
+    "stalemate_offer",
+    "stop_called",
+)
+NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
+
+
+def default_notifications() -> dict[str, str]:
+    return dict.fromkeys(NOTIFICATION_EVENTS, "immediately")
+
+
+TIME_ZONES = sorted(zoneinfo.available_timezones())
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+    )
+    display_name = models.CharField(max_length=60, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    #: Event name -> "immediately" | "daily_digest" | "never".
+    notifications = models.JSONField(default=default_notifications)
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()
+
+
+def hash_token(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A named API token. Only its SHA-256 is stored: the key is shown once, at creation."""
+
+    PREFIX = "rb_"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=60)
+    key_hash = models.CharField(max_length=64, unique=True)
+    #: The first characters of the key, so a player can tell tokens apart.
+    hint = models.CharField(max_length=12)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    @classmethod
+    def issue(cls, user: models.Model, name: str) -> tuple[ApiToken, str]:
+        """A new token and its key (the only time the key exists in clear)."""
+        key = cls.PREFIX + secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, key_hash=hash_token(key), hint=key[:10])
+        return token, key
