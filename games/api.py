@@ -17,8 +17,8 @@ from rest_framework.views import APIView
 from games.engine import Position
 from rbank_site.errors import ServiceError
 
-from . import selectors, services
-from .models import Game
+from . import challenges, selectors, services
+from .models import Challenge, Game
 
 
 class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
@@ -222,3 +222,97 @@ class ExportApi(APIView):
 def _game_response(request: Request, game: Game, position: Position | None = None) -> Response:
     state = selectors.game_state(game, game.seat_of(request.user.pk), position)
     return Response(state, headers={"ETag": f'"{game.version}"'})
+
+
+class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField(read_only=True)
+    challenger = serializers.CharField(read_only=True)
+    opponent = serializers.CharField(
+        required=False, allow_null=True, help_text="A username to challenge"
+    )
+    email = serializers.EmailField(
+        required=False, allow_blank=True, help_text="Invite someone by e-mail"
+    )
+    open = serializers.BooleanField(required=False, default=False, help_text="Anyone may accept")
+    rules = serializers.CharField(required=False, default="pagat")
+    match_target = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=10_000,
+        help_text="Play a match to this many points; a single game when absent",
+    )
+    status = serializers.CharField(read_only=True)
+    game = serializers.IntegerField(read_only=True, allow_null=True)
+    created_at = serializers.DateTimeField(read_only=True)
+
+
+class ChallengeAnswerSerializer(serializers.Serializer[dict[str, Any]]):
+    token = serializers.CharField(
+        required=False, max_length=64, help_text="The invitation link's token (e-mail invitations)"
+    )
+
+
+def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
+    mine = challenge.challenger_id == user.pk
+    return {
+        "id": challenge.pk,
+        "challenger": challenge.challenger.get_username(),
+        "opponent": challenge.opponent.get_username() if challenge.opponent else None,
+        # Only the challenger sees the address they invited.
+        "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
+        "open": challenge.is_open,
+        "rules": challenge.rules,
+        "match_target": challenge.match_target,
+        "status": challenge.status,
+        "game": challenge.game_id,
+        "created_at": challenge.created_at,
+    }
+
+
+class ChallengeListApi(APIView):
+    @extend_schema(responses=ChallengeSerializer(many=True), summary="Challenges: mine and open")
+    def get(self, request: Request) -> Response:
+        user = player_of(request)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(challenges.challenges_for(user), request)
+        assert page is not None
+        return paginator.get_paginated_response([_challenge(c, user) for c in page])
+
+    @extend_schema(
+        request=ChallengeSerializer,
+        responses={201: ChallengeSerializer},
+        summary="Challenge a player, invite by e-mail, or open a challenge",
+    )
+    def post(self, request: Request) -> Response:
+        data = ChallengeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        user = player_of(request)
+        challenge = challenges.create_challenge(
+            user,
+            opponent=values.get("opponent"),
+            email=values.get("email"),
+            is_open=values["open"],
+            rules=values["rules"],
+            match_target=values.get("match_target"),
+        )
+        return Response(_challenge(challenge, user), status=201)
+
+
+class ChallengeAnswerApi(APIView):
+    action = "accept"
+
+    @extend_schema(request=ChallengeAnswerSerializer, responses=ChallengeSerializer)
+    def post(self, request: Request, challenge_id: int) -> Response:
+        data = ChallengeAnswerSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = player_of(request)
+        token = data.validated_data.get("token")
+        if self.action == "accept":
+            challenge = challenges.accept_challenge(challenge_id, user, token=token)
+        elif self.action == "decline":
+            challenge = challenges.decline_challenge(challenge_id, user, token=token)
+        else:
+            challenge = challenges.cancel_challenge(challenge_id, user)
+        return Response(_challenge(challenge, user))

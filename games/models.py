@@ -128,3 +128,50 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
         ]
+
+
+class Challenge(models.Model):
+    """An offer to play: to a named player, to an e-mail address, or open to anyone."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    #: A named opponent; None for an e-mail invitation or an open challenge.
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+    )
+    email = models.EmailField(blank=True)
+    is_open = models.BooleanField(default=False)
+    #: The secret of the invitation link (e-mail invitations).
+    token = models.CharField(max_length=64, unique=True)
+    rules = models.CharField(max_length=32, default="pagat")
+    #: Play a match to this many points (R8.7), or a single game when null.
+    match_target = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenges_accepted",
+    )
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "is_open"])]
+
+    def __str__(self) -> str:
+        to = self.opponent or self.email or "anyone"
+        return f"Challenge {self.pk}: {self.challenger} -> {to} ({self.status})"

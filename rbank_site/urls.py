@@ -3,11 +3,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from games import api
+from games import api, views
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("invitations/<str:token>/", views.invitation, name="invitation"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),
@@ -18,6 +19,15 @@ urlpatterns = [
         name="api-token",
     ),
     path("api/v1/players/", accounts_api.PlayerListApi.as_view(), name="api-players"),
+    path("api/v1/challenges/", api.ChallengeListApi.as_view(), name="api-challenges"),
+    *(
+        path(
+            f"api/v1/challenges/<int:challenge_id>/{action}/",
+            api.ChallengeAnswerApi.as_view(action=action),
+            name=f"api-challenge-{action}",
+        )
+        for action in ("accept", "decline", "cancel")
+    ),
     path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
     path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),

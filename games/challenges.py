@@ -1,0 +1,169 @@
+"""Challenges and invitations: the services that start games between players.
+
+Who may answer:
+* a named challenge: only the named opponent accepts or declines;
+* an e-mail invitation: whoever follows the link, signed in (the link's token is the
+  secret, as with any invitation link); an invitee without an account signs up first;
+* an open challenge: any signed-in player but the challenger accepts.
+Only the challenger cancels. Every answer locks the challenge row, so two players
+racing to accept an open challenge start exactly one game.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import User
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.forms import ValidationError
+from django.utils import timezone
+
+from games.engine import PRESETS
+from rbank_site.errors import ServiceError
+
+from .models import Challenge
+from .services import start_game, start_match
+
+MAX_PENDING = 50
+
+
+def create_challenge(
+    challenger: User,
+    *,
+    opponent: str | None = None,
+    email: str | None = None,
+    is_open: bool = False,
+    rules: str = "pagat",
+    match_target: int | None = None,
+) -> Challenge:
+    """Challenge a player by username, invite an e-mail address, or open a challenge."""
+    if sum((bool(opponent), bool(email), is_open)) != 1:
+        raise ServiceError(
+            400, "BAD_REQUEST", "give exactly one of: opponent (a username), email, or open"
+        )
+    if rules not in PRESETS:
+        raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
+    if match_target is not None and not 1 <= match_target <= 10_000:
+        raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
+    if challenger.challenges_sent.filter(status=Challenge.Status.PENDING).count() >= MAX_PENDING:
+        raise ServiceError(429, "TOO_MANY_CHALLENGES", f"at most {MAX_PENDING} pending challenges")
+    named = None
+    if opponent:
+        named = User.objects.filter(username__iexact=opponent, is_active=True).first()
+        if named is None:
+            raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {opponent!r}")
+        if named.pk == challenger.pk:
+            raise ServiceError(400, "SAME_PLAYER", "you cannot challenge yourself")
+    if email:
+        try:
+            validate_email(email)
+        except ValidationError:
+            raise ServiceError(400, "BAD_REQUEST", f"{email!r} is not an e-mail address") from None
+    challenge = Challenge.objects.create(
+        challenger=challenger,
+        opponent=named,
+        email=email or "",
+        is_open=is_open,
+        token=secrets.token_urlsafe(32),
+        rules=rules,
+        match_target=match_target,
+    )
+    if email:
+        from .tasks import send_invitation  # the task module imports this one
+
+        send_invitation.delay_on_commit(challenge.pk)
+    return challenge
+
+
+def _locked(challenge_id: int) -> Challenge:
+    challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
+    if challenge is None:
+        raise ServiceError(404, "NOT_FOUND", "no such challenge")
+    return challenge
+
+
+def _pending(challenge: Challenge) -> None:
+    if challenge.status != Challenge.Status.PENDING:
+        raise ServiceError(409, "ALREADY_ANSWERED", f"this challenge is {challenge.status}")
+
+
+def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
+    if user.pk == challenge.challenger_id:
+        raise ServiceError(400, "SAME_PLAYER", "you cannot answer your own challenge")
+    allowed = (
+        (challenge.opponent_id is not None and challenge.opponent_id == user.pk)
+        or challenge.is_open
+        or (
+            bool(challenge.email)
+            and token is not None
+            and secrets.compare_digest(token, challenge.token)
+        )
+    )
+    if not allowed:
+        raise ServiceError(404, "NOT_FOUND", "no such challenge")
+
+
+def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
+    """Accept: the game (or the match's first game) is dealt at once; the challenger is A."""
+    with transaction.atomic():
+        challenge = _locked(challenge_id)
+        _may_answer(challenge, user, token)
+        _pending(challenge)
+        if challenge.match_target:
+            match = start_match(
+                challenge.challenger, user, target=challenge.match_target, rules=challenge.rules
+            )
+            game = match.games.get()
+        else:
+            game = start_game(challenge.challenger, user, rules=challenge.rules)
+        challenge.status = Challenge.Status.ACCEPTED
+        challenge.accepted_by = user
+        challenge.game = game
+        challenge.answered_at = timezone.now()
+        challenge.save()
+        return challenge
+
+
+def decline_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
+    with transaction.atomic():
+        challenge = _locked(challenge_id)
+        _may_answer(challenge, user, token)
+        if challenge.is_open:
+            raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
+        _pending(challenge)
+        challenge.status = Challenge.Status.DECLINED
+        challenge.answered_at = timezone.now()
+        challenge.save()
+        return challenge
+
+
+def cancel_challenge(challenge_id: int, user: User) -> Challenge:
+    with transaction.atomic():
+        challenge = _locked(challenge_id)
+        if challenge.challenger_id != user.pk:
+            raise ServiceError(404, "NOT_FOUND", "no such challenge")
+        _pending(challenge)
+        challenge.status = Challenge.Status.CANCELLED
+        challenge.answered_at = timezone.now()
+        challenge.save()
+        return challenge
+
+
+def challenges_for(user: User) -> QuerySet[Challenge]:
+    """Challenges the user sent or received, and open ones by others, newest first."""
+    return (
+        Challenge.objects.filter(
+            Q(challenger=user) | Q(opponent=user) | Q(is_open=True, status=Challenge.Status.PENDING)
+        )
+        .select_related("challenger", "opponent")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def challenge_by_token(token: str) -> Challenge:
+    challenge = Challenge.objects.select_related("challenger").filter(token=token).first()
+    if challenge is None or not challenge.email:
+        raise ServiceError(404, "NOT_FOUND", "this invitation does not exist")
+    return challenge
