@@ -95,7 +95,8 @@ class Game(models.Model):
 
 
 class MoveRecord(models.Model):
-    """One move of the log, in the notation, relative to the seat that made it."""
+    """One move of the log, in the notation, relative to the seat that made it; or an
+    event that ends the game (``resigns``, ``times-out``, ``agrees-stalemate``)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     index = models.PositiveIntegerField()

@@ -11,6 +11,7 @@ from games.engine import Position, from_document, view
 from rbank_site.errors import ServiceError
 
 from .models import Game
+from .services import EVENTS
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -114,8 +115,13 @@ def export_game(game: Game) -> str:
     lines = [f'[{name} "{value}"]' for name, value in tags]
     lines.append("")
     turns: dict[int, tuple[str, list[str]]] = {}
+    events = []
     for entry in move_log(game):
-        turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(entry["move"])
+        if entry["move"] in EVENTS:
+            events.append(f"{entry['seat']} {entry['move']}")
+        else:
+            turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(entry["move"])
     for number, (seat, moves) in sorted(turns.items()):
         lines.append(f"{number + 1} {seat}: {' '.join(moves)}")
+    lines.extend(events)  # an event ends the game: it comes last
     return "\n".join(lines) + "\n"

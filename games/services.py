@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.engine import (
     BY_AGREEMENT,
     BY_RESIGNATION,
+    BY_TIMEOUT,
     IllegalMove,
     Position,
     deal,
@@ -33,6 +34,12 @@ from .models import Game, IdempotentRequest, Match, MoveRecord
 
 #: Time a seat has for its turn until the time-control issue brings real clocks.
 DEFAULT_TURN_TIME = timedelta(days=3)
+#: Log entries that are events, not moves (the notation has no word for them).
+RESIGN = "resigns"
+TIMEOUT = "times-out"
+AGREE_STALEMATE = "agrees-stalemate"
+EVENTS = frozenset({RESIGN, TIMEOUT, AGREE_STALEMATE})
+
 #: Most moves one request may post (a turn rarely holds more than a few dozen).
 MAX_MOVES_PER_REQUEST = 600
 
@@ -187,6 +194,7 @@ def resign(*, game_id: int, user: User, expected_version: int | None = None) -> 
         _check_version(game, expected_version)
         position = _playing_position(game)
         position.forfeit(seat, BY_RESIGNATION)
+        _log_event(game, position, seat, RESIGN)
         _save(game, position)
         return game
 
@@ -218,6 +226,7 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
             raise ServiceError(409, "NO_OFFER", "your opponent has not offered a stalemate")
         if accept:
             position.finish_stalemate(BY_AGREEMENT)
+            _log_event(game, position, seat, AGREE_STALEMATE)
             _save(game, position)
         else:
             game.stalemate_offer = ""
@@ -277,9 +286,25 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
     return applied
 
 
+def _log_event(game: Game, position: Position, seat: int, event: str) -> None:
+    """Append an event that is not a move (a resignation, an agreed stalemate) to the log."""
+    MoveRecord.objects.create(
+        game=game, index=game.ply, seat="AB"[seat], turn=position.turns, text=event
+    )
+    game.ply += 1
+
+
 def rebuild_position(game: Game) -> Position:
     """Deal the game's seed and replay its log: must equal the stored snapshot."""
     position = deal(game.seed, get_rules(game.rules))
     for record in game.moves.order_by("index"):
-        position.push(position.parse(record.text))
+        seat = "AB".index(record.seat)
+        if record.text == RESIGN:
+            position.forfeit(seat, BY_RESIGNATION)
+        elif record.text == TIMEOUT:
+            position.forfeit(seat, BY_TIMEOUT)
+        elif record.text == AGREE_STALEMATE:
+            position.finish_stalemate(BY_AGREEMENT)
+        else:
+            position.push(position.parse(record.text), by_seat=seat)
     return position

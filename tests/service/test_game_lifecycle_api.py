@@ -111,6 +111,7 @@ def test_the_export_is_in_the_notation_and_hides_the_seed_until_the_end(
     api(bob, "post", f"games/{game.pk}/resign/", {})
     text = client_for(alice).get(f"/api/v1/games/{game.pk}/export/").content.decode()
     assert f'[Seed "{Game.objects.get(pk=game.pk).seed}"]' in text
+    assert text.rstrip().endswith("B resigns")
 
 
 def test_a_match_deals_the_next_game_until_the_target(alice: User, bob: User) -> None:
