@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -13,9 +13,33 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import player_of
+from rbank_site.openapi import errors
 
 from . import services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
+
+ME = OpenApiExample(
+    "My account",
+    value={
+        "username": "alice",
+        "email": "alice@example.com",
+        "display_name": "Alice",
+        "time_zone": "Europe/Paris",
+        "notifications": {"your_turn": "immediately", "reminder": "daily_digest"},
+    },
+    response_only=True,
+)
+TOKEN = OpenApiExample(
+    "A token",
+    value={
+        "id": 1,
+        "name": "my bot",
+        "hint": "rb_5cQm9xA",
+        "created_at": "2026-11-22T09:00:00Z",
+        "last_used_at": "2026-11-22T10:12:00Z",
+    },
+    response_only=True,
+)
 
 
 class MeSerializer(serializers.Serializer[dict[str, Any]]):
@@ -42,11 +66,23 @@ def _me(user: User) -> dict[str, Any]:
 
 
 class MeApi(APIView):
-    @extend_schema(responses=MeSerializer, summary="My account")
+    @extend_schema(responses=MeSerializer, examples=[ME], summary="My account")
     def get(self, request: Request) -> Response:
         return Response(_me(player_of(request)))
 
-    @extend_schema(request=MeSerializer, responses=MeSerializer, summary="Change my profile")
+    @extend_schema(
+        request=MeSerializer,
+        responses={200: MeSerializer, **errors(400)},
+        examples=[
+            OpenApiExample(
+                "Digest my turns",
+                value={"time_zone": "Europe/Paris", "notifications": {"your_turn": "daily_digest"}},
+                request_only=True,
+            ),
+            ME,
+        ],
+        summary="Change my profile",
+    )
     def patch(self, request: Request) -> Response:
         data = MeSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
@@ -75,11 +111,23 @@ def _token(token: ApiToken) -> dict[str, Any]:
 
 
 class TokenListApi(APIView):
-    @extend_schema(responses=TokenSerializer(many=True), summary="My API tokens")
+    @extend_schema(responses=TokenSerializer(many=True), examples=[TOKEN], summary="My API tokens")
     def get(self, request: Request) -> Response:
         return Response([_token(t) for t in player_of(request).api_tokens.all()])
 
-    @extend_schema(request=TokenSerializer, responses={201: TokenSerializer}, summary="New token")
+    @extend_schema(
+        request=TokenSerializer,
+        responses={201: TokenSerializer, **errors(400)},
+        examples=[
+            OpenApiExample("Name it", value={"name": "my bot"}, request_only=True),
+            OpenApiExample(
+                "The key, shown once",
+                value={**TOKEN.value, "key": "rb_5cQm…", "last_used_at": None},
+                response_only=True,
+            ),
+        ],
+        summary="New token (the key is shown once)",
+    )
     def post(self, request: Request) -> Response:
         data = TokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -88,7 +136,11 @@ class TokenListApi(APIView):
 
 
 class TokenDetailApi(APIView):
-    @extend_schema(responses={204: None}, summary="Revoke a token")
+    @extend_schema(
+        responses={204: None, **errors(404)},
+        examples=[OpenApiExample("Revoked", value=None, response_only=True, status_codes=[204])],
+        summary="Revoke a token",
+    )
     def delete(self, request: Request, token_id: int) -> Response:
         services.revoke_token(player_of(request), token_id)
         return Response(status=204)
@@ -102,6 +154,11 @@ class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
 class PlayerListApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("search", str, required=False)],
+        examples=[
+            OpenApiExample(
+                "Players", value=[{"username": "bob", "display_name": "Bob"}], response_only=True
+            )
+        ],
         responses=PlayerSerializer(many=True),
         summary="Players, to challenge by username",
     )

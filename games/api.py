@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from games.engine import Position
 from rbank_site.errors import ServiceError
+from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
 
 from . import challenges, selectors, services
 from .models import Challenge, Game
@@ -72,7 +73,11 @@ def _if_match(request: Request) -> int | None:
 
 
 class GameDetailApi(APIView):
-    @extend_schema(responses=GameStateSerializer, summary="A game from the caller's seat")
+    @extend_schema(
+        responses={200: GameStateSerializer, **errors(404)},
+        examples=[GAME],
+        summary="A game from the caller's seat",
+    )
     def get(self, request: Request, game_id: int) -> Response:
         return _game_response(request, selectors.game_for(request.user, game_id))
 
@@ -80,7 +85,8 @@ class GameDetailApi(APIView):
 class PlayMovesApi(APIView):
     @extend_schema(
         request=MovesSerializer,
-        responses=GameStateSerializer,
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412)},
+        examples=[MOVES, ONE_MOVE, GAME],
         parameters=[
             OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
             OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
@@ -123,6 +129,7 @@ class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
 
 class GameListApi(APIView):
     @extend_schema(
+        examples=[OpenApiExample("My games", value=[], response_only=True)],
         parameters=[
             OpenApiParameter(
                 "filter",
@@ -156,7 +163,21 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class MoveLogApi(APIView):
-    @extend_schema(responses=MoveLogEntrySerializer(many=True), summary="Every move of a game")
+    @extend_schema(
+        responses={200: MoveLogEntrySerializer(many=True), **errors(404)},
+        examples=[
+            OpenApiExample(
+                "The log",
+                value=[
+                    {"index": 0, "turn": 0, "seat": "A", "move": "H3-F1"},
+                    {"index": 1, "turn": 0, "seat": "A", "move": "T"},
+                    {"index": 2, "turn": 0, "seat": "A", "move": "C-W"},
+                ],
+                response_only=True,
+            )
+        ],
+        summary="Every move of a game",
+    )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(request.user, game_id)
         return Response(selectors.move_log(game))
@@ -167,7 +188,15 @@ class VersionSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class ResignApi(APIView):
-    @extend_schema(request=VersionSerializer, responses=GameStateSerializer, summary="Resign")
+    @extend_schema(
+        request=VersionSerializer,
+        responses={200: GameStateSerializer, **errors(404, 409, 412)},
+        examples=[
+            OpenApiExample("Resign", value={"expected_version": 7}, request_only=True),
+            GAME,
+        ],
+        summary="Resign (R8.6: the opponent scores 30 + 20 + your count)",
+    )
     def post(self, request: Request, game_id: int) -> Response:
         data = VersionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -180,7 +209,12 @@ class ResignApi(APIView):
 
 
 class StalemateOfferApi(APIView):
-    @extend_schema(request=None, responses=GameStateSerializer, summary="Offer a stalemate")
+    @extend_schema(
+        request=None,
+        responses={200: GameStateSerializer, **errors(404, 409)},
+        examples=[GAME],
+        summary="Offer a stalemate",
+    )
     def post(self, request: Request, game_id: int) -> Response:
         game = services.offer_stalemate(game_id=game_id, user=player_of(request))
         return _game_response(request, game)
@@ -193,7 +227,8 @@ class AnswerSerializer(serializers.Serializer[dict[str, Any]]):
 class StalemateAnswerApi(APIView):
     @extend_schema(
         request=AnswerSerializer,
-        responses=GameStateSerializer,
+        responses={200: GameStateSerializer, **errors(404, 409)},
+        examples=[OpenApiExample("Accept", value={"accept": True}, request_only=True), GAME],
         summary="Accept or decline the opponent's stalemate offer",
     )
     def post(self, request: Request, game_id: int) -> Response:
@@ -207,7 +242,16 @@ class StalemateAnswerApi(APIView):
 
 class ExportApi(APIView):
     @extend_schema(
-        responses={(200, "text/plain"): OpenApiTypes.STR},
+        responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404)},
+        examples=[
+            OpenApiExample(
+                "An export",
+                value='[Game "42"]\n[Rules "pagat"]\n[A "alice"]\n[B "bob"]\n'
+                '[SeedHash "9f2c…"]\n[Status "playing"]\n\n1 A: H3-F1 T C-W\n2 B: T C-W\n',
+                response_only=True,
+                media_type="text/plain",
+            )
+        ],
         summary="The game in the notation (the seed once it is over)",
     )
     def get(self, request: Request, game_id: int) -> HttpResponse:
@@ -247,6 +291,24 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     created_at = serializers.DateTimeField(read_only=True)
 
 
+CHALLENGE = OpenApiExample(
+    "A challenge",
+    value={
+        "id": 3,
+        "challenger": "alice",
+        "opponent": "bob",
+        "email": "",
+        "open": False,
+        "rules": "pagat",
+        "match_target": None,
+        "status": "pending",
+        "game": None,
+        "created_at": "2026-11-22T09:00:00Z",
+    },
+    response_only=True,
+)
+
+
 class ChallengeAnswerSerializer(serializers.Serializer[dict[str, Any]]):
     token = serializers.CharField(
         required=False, max_length=64, help_text="The invitation link's token (e-mail invitations)"
@@ -271,7 +333,11 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
 
 
 class ChallengeListApi(APIView):
-    @extend_schema(responses=ChallengeSerializer(many=True), summary="Challenges: mine and open")
+    @extend_schema(
+        responses=ChallengeSerializer(many=True),
+        examples=[CHALLENGE],
+        summary="Challenges: mine and open",
+    )
     def get(self, request: Request) -> Response:
         user = player_of(request)
         paginator = LimitOffsetPagination()
@@ -281,7 +347,17 @@ class ChallengeListApi(APIView):
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: ChallengeSerializer},
+        responses={201: ChallengeSerializer, **errors(400, 404)},
+        examples=[
+            OpenApiExample("By username", value={"opponent": "bob"}, request_only=True),
+            OpenApiExample(
+                "By e-mail, a match",
+                value={"email": "dora@example.com", "match_target": 300},
+                request_only=True,
+            ),
+            OpenApiExample("Open to anyone", value={"open": True}, request_only=True),
+            CHALLENGE,
+        ],
         summary="Challenge a player, invite by e-mail, or open a challenge",
     )
     def post(self, request: Request) -> Response:
@@ -303,7 +379,11 @@ class ChallengeListApi(APIView):
 class ChallengeAnswerApi(APIView):
     action = "accept"
 
-    @extend_schema(request=ChallengeAnswerSerializer, responses=ChallengeSerializer)
+    @extend_schema(
+        request=ChallengeAnswerSerializer,
+        responses={200: ChallengeSerializer, **errors(400, 404, 409)},
+        examples=[OpenApiExample("No body needed", value={}, request_only=True), CHALLENGE],
+    )
     def post(self, request: Request, challenge_id: int) -> Response:
         data = ChallengeAnswerSerializer(data=request.data)
         data.is_valid(raise_exception=True)

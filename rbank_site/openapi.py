@@ -1,0 +1,92 @@
+"""Shared pieces of the OpenAPI description: the error shape and worked examples.
+
+Examples are built from the engine, so they are real positions, not made-up JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework import serializers
+
+from games.engine import deal, view
+
+
+class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
+    error = serializers.CharField(help_text="A code: S1-S5 and the other RULES.md codes, or HTTP")
+    message = serializers.CharField(help_text="What went wrong, in words")
+    move = serializers.CharField(required=False, help_text="The refused move, for moves")
+    index = serializers.IntegerField(required=False, help_text="Its place in the list sent")
+
+
+_ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
+    400: (
+        "A refused move",
+        "S4",
+        {
+            "message": "the 7♣ cannot go on the 8♠: houses are built down in alternating colours",
+            "move": "H2-H7",
+            "index": 0,
+        },
+    ),
+    401: ("Not signed in", "NOT_AUTHENTICATED", {"message": "invalid or revoked token"}),
+    404: ("Not yours, or no such thing", "NOT_FOUND", {"message": "no such game"}),
+    409: ("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"}),
+    412: (
+        "A stale version",
+        "STALE_VERSION",
+        {
+            "message": "the game has changed (version 8, you sent 7): reload it and try again",
+            "version": 8,
+        },
+    ),
+    429: ("Too many requests", "THROTTLED", {"message": "Request was throttled."}),
+}
+
+
+def errors(*statuses: int) -> dict[int, OpenApiResponse]:
+    """Error responses for an operation, each with an example of the one error shape."""
+    out = {}
+    for status in (*statuses, 401, 429):
+        name, code, body = _ERRORS[status]
+        out[status] = OpenApiResponse(
+            ErrorSerializer,
+            description=name,
+            examples=[OpenApiExample(name, value={"error": code, **body}, status_codes=[status])],
+        )
+    return out
+
+
+def _game_example() -> dict[str, Any]:
+    position = deal(20261122)
+    seat = position.to_move
+    return {
+        "id": 42,
+        "version": 7,
+        "rules": "pagat",
+        "players": {"A": "alice", "B": "bob"},
+        "seat": "AB"[seat],
+        "status": "playing",
+        "to_move": "AB"[seat],
+        "your_turn": True,
+        "deadline": "2026-11-25T18:00:00Z",
+        "match": None,
+        "stalemate_offer": None,
+        "position": view(position, seat),
+        "legal_moves": sorted(str(m) for m in position.legal_moves()),
+        "last_turn": {"seat": None, "moves": []},
+        "current_turn": [],
+        "ply": 0,
+        "seed_hash": "9f2c…",
+        "seed": None,
+    }
+
+
+GAME = OpenApiExample("A game, from the seat to move", value=_game_example(), response_only=True)
+MOVES = OpenApiExample(
+    "A whole turn",
+    value={"moves": ["H3-F1", "R-H3", "T", "C-W"], "expected_version": 7},
+    request_only=True,
+)
+ONE_MOVE = OpenApiExample("One move", value={"moves": ["T"]}, request_only=True)

@@ -1,0 +1,74 @@
+"""The OpenAPI description: every operation has its schemas and worked examples."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def schema(alice: User) -> dict[str, Any]:
+    response = client_for(alice).get("/api/v1/schema/?format=json")
+    assert response.status_code == 200
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, op)
+        for path, item in schema["paths"].items()
+        for method, op in item.items()
+        if method in ("get", "post", "patch", "put", "delete")
+    ]
+
+
+def test_it_lists_the_whole_api(schema: dict[str, Any]) -> None:
+    paths = set(schema["paths"])
+    for path in (
+        "/api/v1/me/",
+        "/api/v1/me/tokens/",
+        "/api/v1/players/",
+        "/api/v1/challenges/",
+        "/api/v1/challenges/{challenge_id}/accept/",
+        "/api/v1/games/",
+        "/api/v1/games/{game_id}/",
+        "/api/v1/games/{game_id}/moves/",
+        "/api/v1/games/{game_id}/log/",
+        "/api/v1/games/{game_id}/export/",
+        "/api/v1/games/{game_id}/resign/",
+        "/api/v1/games/{game_id}/stalemate/offer/",
+    ):
+        assert path in paths
+
+
+def test_every_operation_has_a_summary_schemas_and_examples(schema: dict[str, Any]) -> None:
+    for path, method, op in operations(schema):
+        where = f"{method.upper()} {path}"
+        ok = op["responses"].get("200") or op["responses"].get("201") or op["responses"]["204"]
+        if "204" not in op["responses"]:
+            (content,) = ok["content"].values()
+            assert "schema" in content, where
+            assert content.get("examples"), f"{where}: no response example"
+        body = op.get("requestBody")
+        if body and method != "get":
+            for media in body["content"].values():
+                assert "schema" in media, where
+            assert any(m.get("examples") for m in body["content"].values()), (
+                f"{where}: no request example"
+            )
+
+
+def test_errors_have_the_one_shape_with_examples(schema: dict[str, Any]) -> None:
+    op = schema["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
+    for status in ("400", "404", "409", "412"):
+        content = op["responses"][status]["content"]["application/json"]
+        assert content["schema"]["$ref"].endswith("/Error")
+        (example,) = content["examples"].values()
+        assert set(example["value"]) >= {"error", "message"}
