@@ -240,6 +240,32 @@ class StalemateAnswerApi(APIView):
         return _game_response(request, game)
 
 
+class RecordApi(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **errors(404, 409)},
+        examples=[
+            OpenApiExample(
+                "A finished game",
+                value={
+                    "id": 42,
+                    "seed": "1234567890",
+                    "seed_hash": "9f2c…",
+                    "start": {"format": "rbank-position/1", "...": "the deal, every card"},
+                    "moves": [{"index": 0, "turn": 0, "seat": "A", "move": "T"}],
+                    "status": "won",
+                    "ending": "cards",
+                    "winner": "A",
+                    "score": {"A": 57, "B": 0},
+                },
+                response_only=True,
+            )
+        ],
+        summary="The full record of a finished game: the deal revealed, every move, scores",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return Response(selectors.game_record(selectors.game_for(request.user, game_id)))
+
+
 class ExportApi(APIView):
     @extend_schema(
         responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404)},

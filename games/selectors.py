@@ -7,7 +7,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
-from games.engine import Position, from_document, view
+from games.engine import Position, deal, from_document, get_rules, to_document, view
 from rbank_site.errors import ServiceError
 
 from .models import Game
@@ -125,3 +125,28 @@ def export_game(game: Game) -> str:
         lines.append(f"{number + 1} {seat}: {' '.join(moves)}")
     lines.extend(events)  # an event ends the game: it comes last
     return "\n".join(lines) + "\n"
+
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The full record of a finished game: the deal revealed, every move, the scores.
+
+    Refused while the game is played: the deal would show every hidden card.
+    """
+    if game.status == Game.Status.PLAYING:
+        raise ServiceError(409, "GAME_NOT_OVER", "the record is revealed when the game ends")
+    position = from_document(game.position)
+    start = deal(game.seed, get_rules(game.rules))
+    return {
+        "id": game.pk,
+        "rules": game.rules,
+        "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        "start": to_document(start),
+        "moves": move_log(game),
+        "status": game.status,
+        "ending": game.ending,
+        "winner": None if position.winner is None else "AB"[position.winner],
+        "score": None if position.score is None else dict(zip("AB", position.score, strict=True)),
+        "final": to_document(position),
+    }

@@ -32,6 +32,7 @@ urlpatterns = [
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
     path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),
     path("api/v1/games/<int:game_id>/export/", api.ExportApi.as_view(), name="api-game-export"),
+    path("api/v1/games/<int:game_id>/record/", api.RecordApi.as_view(), name="api-game-record"),
     path("api/v1/games/<int:game_id>/resign/", api.ResignApi.as_view(), name="api-game-resign"),
     path(
         "api/v1/games/<int:game_id>/stalemate/offer/",

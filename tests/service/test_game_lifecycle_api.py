@@ -125,3 +125,21 @@ def test_a_match_deals_the_next_game_until_the_target(alice: User, bob: User) ->
     api(alice, "post", f"games/{second.pk}/resign/", {})
     match = Match.objects.get(pk=match.pk)
     assert match.winner == "B" and match.total_b == 222 and match.games.count() == 2
+
+
+def test_the_record_reveals_the_deal_only_after_the_game(
+    game: Game, alice: User, bob: User
+) -> None:
+    play_one_turn(game, alice, bob)
+    early = api(alice, "get", f"games/{game.pk}/record/")
+    assert early.status_code == 409 and early.json()["error"] == "GAME_NOT_OVER"
+    api(bob, "post", f"games/{game.pk}/resign/", {})
+    record = api(alice, "get", f"games/{game.pk}/record/").json()
+    assert seed_commitment(record["seed"]) == record["seed_hash"]
+    replayed = from_document(record["start"])
+    for entry in record["moves"]:
+        if entry["move"] != "resigns":
+            replayed.play(entry["move"])
+    final = from_document(record["final"])
+    assert replayed.foundations == final.foundations and replayed.houses == final.houses
+    assert record["winner"] == "A" and record["score"]["A"] > 50
