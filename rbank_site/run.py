@@ -74,9 +74,12 @@ def main() -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        # A second Ctrl-C or SIGTERM must not cut the clean-up short.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for proc in procs.values():
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
+                proc.terminate()  # the main process: Celery shuts its pool down warmly
         deadline = time.monotonic() + 10
         for proc in procs.values():
             try:
