@@ -22,9 +22,7 @@ from . import challenges, selectors, services
 from .models import Challenge, Game
 
 
-class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
-    """The game as the caller's seat sees it (never a face-down card)."""
-
+class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     rules = serializers.CharField()
@@ -34,6 +32,13 @@ class GameStateSerializer(serializers.Serializer[dict[str, Any]]):
     to_move = serializers.CharField()
     your_turn = serializers.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
+    match = serializers.IntegerField(allow_null=True)
+    stalemate_offer = serializers.CharField(allow_null=True)
+
+
+class GameStateSerializer(GameSummarySerializer):
+    """The game as the caller's seat sees it (never a face-down card)."""
+
     position = serializers.DictField()
     legal_moves = serializers.ListField(child=serializers.CharField())
     last_turn = serializers.DictField(help_text='The previous turn: {"seat": "B", "moves": [...]}')
@@ -111,20 +116,6 @@ class PlayMovesApi(APIView):
         if result.replayed:
             response["Idempotent-Replayed"] = "true"
         return response
-
-
-class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    version = serializers.IntegerField()
-    rules = serializers.CharField()
-    players = serializers.DictField(child=serializers.CharField())
-    seat = serializers.CharField(allow_null=True)
-    status = serializers.CharField()
-    to_move = serializers.CharField()
-    your_turn = serializers.BooleanField()
-    deadline = serializers.DateTimeField(allow_null=True)
-    match = serializers.IntegerField(allow_null=True)
-    stalemate_offer = serializers.CharField(allow_null=True)
 
 
 class GameListApi(APIView):

@@ -126,17 +126,21 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         return challenge
 
 
+def _close(challenge: Challenge, status: str) -> Challenge:
+    _pending(challenge)
+    challenge.status = status
+    challenge.answered_at = timezone.now()
+    challenge.save()
+    return challenge
+
+
 def decline_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
         if challenge.is_open:
             raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
-        _pending(challenge)
-        challenge.status = Challenge.Status.DECLINED
-        challenge.answered_at = timezone.now()
-        challenge.save()
-        return challenge
+        return _close(challenge, Challenge.Status.DECLINED)
 
 
 def cancel_challenge(challenge_id: int, user: User) -> Challenge:
@@ -144,11 +148,7 @@ def cancel_challenge(challenge_id: int, user: User) -> Challenge:
         challenge = _locked(challenge_id)
         if challenge.challenger_id != user.pk:
             raise ServiceError(404, "NOT_FOUND", "no such challenge")
-        _pending(challenge)
-        challenge.status = Challenge.Status.CANCELLED
-        challenge.answered_at = timezone.now()
-        challenge.save()
-        return challenge
+        return _close(challenge, Challenge.Status.CANCELLED)
 
 
 def challenges_for(user: User) -> QuerySet[Challenge]:
