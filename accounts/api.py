@@ -7,13 +7,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import player_of
 from rbank_site.openapi import errors
+from rbank_site.pagination import Pages
 
 from . import services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
@@ -164,10 +164,10 @@ class PlayerListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         users = User.objects.filter(is_active=True).select_related("profile").order_by("username")
-        search = request.query_params.get("search", "").strip()
+        search = request.query_params.get("search", "").strip().replace("\x00", "")
         if search:
             users = users.filter(username__istartswith=search)
-        paginator = LimitOffsetPagination()
+        paginator = Pages()
         page = paginator.paginate_queryset(users, request)
         assert page is not None
         return paginator.get_paginated_response(

@@ -52,9 +52,13 @@ def create_token(user: User, name: str) -> tuple[ApiToken, str]:
     name = name.strip()
     if not name:
         raise ServiceError(400, "BAD_REQUEST", "give the token a name")
-    if user.api_tokens.count() >= MAX_TOKENS:
-        raise ServiceError(400, "TOO_MANY_TOKENS", f"at most {MAX_TOKENS} tokens: revoke one first")
-    return ApiToken.issue(user, name[:60])
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # counts under a lock
+        if user.api_tokens.count() >= MAX_TOKENS:
+            raise ServiceError(
+                409, "TOO_MANY_TOKENS", f"at most {MAX_TOKENS} tokens: revoke one first"
+            )
+        return ApiToken.issue(user, name[:60])
 
 
 def revoke_token(user: User, token_id: int) -> None:

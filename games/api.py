@@ -9,7 +9,6 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -17,6 +16,7 @@ from rest_framework.views import APIView
 from games.engine import Position
 from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
+from rbank_site.pagination import Pages
 
 from . import challenges, selectors, services
 from .models import Challenge, Game
@@ -69,10 +69,11 @@ def player_of(request: Request) -> User:
 
 
 def _if_match(request: Request) -> int | None:
-    header = request.headers.get("If-Match", "").strip().strip('"').removeprefix("W/").strip('"')
-    if not header:
+    """The version in ``If-Match`` (``"7"``, ``W/"7"`` or ``7``); ``*`` or none: no check."""
+    header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
+    if not header or header == "*":
         return None
-    if not header.isdigit():
+    if not (header.isascii() and header.isdigit()) or len(header) > 12:
         raise ServiceError(400, "BAD_REQUEST", "If-Match must hold a game version")
     return int(header)
 
@@ -101,7 +102,9 @@ class PlayMovesApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = MovesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        expected = data.validated_data.get("expected_version", _if_match(request))
+        expected = data.validated_data.get("expected_version")
+        if expected is None:
+            expected = _if_match(request)
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 128:
             raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters")
@@ -138,7 +141,7 @@ class GameListApi(APIView):
         choice = request.query_params.get("filter")
         if choice not in (None, "my_turn", "active", "finished"):
             raise ServiceError(400, "BAD_REQUEST", "filter must be my_turn, active or finished")
-        paginator = LimitOffsetPagination()
+        paginator = Pages()
         page = paginator.paginate_queryset(selectors.my_games(user, filter_=choice), request)
         assert page is not None
         return paginator.get_paginated_response(
@@ -194,7 +197,7 @@ class ResignApi(APIView):
         game = services.resign(
             game_id=game_id,
             user=player_of(request),
-            expected_version=data.validated_data.get("expected_version", _if_match(request)),
+            expected_version=data.validated_data.get("expected_version") or _if_match(request),
         )
         return _game_response(request, game)
 
@@ -357,7 +360,7 @@ class ChallengeListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         user = player_of(request)
-        paginator = LimitOffsetPagination()
+        paginator = Pages()
         page = paginator.paginate_queryset(challenges.challenges_for(user), request)
         assert page is not None
         return paginator.get_paginated_response([_challenge(c, user) for c in page])

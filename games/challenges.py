@@ -12,6 +12,7 @@ racing to accept an open challenge start exactly one game.
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.core.validators import validate_email
@@ -27,6 +28,8 @@ from .models import Challenge
 from .services import start_game, start_match
 
 MAX_PENDING = 50
+#: E-mail invitations a player may send a day, cancelled ones included (no spam relay).
+MAX_INVITATIONS_PER_DAY = 20
 
 
 def create_challenge(
@@ -47,8 +50,6 @@ def create_challenge(
         raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
     if match_target is not None and not 1 <= match_target <= 10_000:
         raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
-    if challenger.challenges_sent.filter(status=Challenge.Status.PENDING).count() >= MAX_PENDING:
-        raise ServiceError(429, "TOO_MANY_CHALLENGES", f"at most {MAX_PENDING} pending challenges")
     named = None
     if opponent:
         named = User.objects.filter(username__iexact=opponent, is_active=True).first()
@@ -61,20 +62,40 @@ def create_challenge(
             validate_email(email)
         except ValidationError:
             raise ServiceError(400, "BAD_REQUEST", f"{email!r} is not an e-mail address") from None
-    challenge = Challenge.objects.create(
-        challenger=challenger,
-        opponent=named,
-        email=email or "",
-        is_open=is_open,
-        token=secrets.token_urlsafe(32),
-        rules=rules,
-        match_target=match_target,
-    )
-    if email:
-        from .tasks import send_invitation  # the task module imports this one
+    with transaction.atomic():
+        _check_limits(challenger, invitation=bool(email))
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            opponent=named,
+            email=email or "",
+            is_open=is_open,
+            token=secrets.token_urlsafe(32),
+            rules=rules,
+            match_target=match_target,
+        )
+        if email:
+            from .tasks import send_invitation  # the task module imports this one
 
-        send_invitation.delay_on_commit(challenge.pk)
+            send_invitation.delay_on_commit(challenge.pk)
     return challenge
+
+
+def _check_limits(challenger: User, *, invitation: bool) -> None:
+    """Caps on pending challenges and daily invitations, counted under the user's row
+    lock so that concurrent requests cannot slip past them."""
+    User.objects.select_for_update().filter(pk=challenger.pk).first()
+    sent = Challenge.objects.filter(challenger=challenger)
+    if sent.filter(status=Challenge.Status.PENDING).count() >= MAX_PENDING:
+        raise ServiceError(409, "TOO_MANY_CHALLENGES", f"at most {MAX_PENDING} pending challenges")
+    day_ago = timezone.now() - timedelta(days=1)
+    if invitation and (
+        sent.exclude(email="").filter(created_at__gte=day_ago).count() >= MAX_INVITATIONS_PER_DAY
+    ):
+        raise ServiceError(
+            409,
+            "TOO_MANY_INVITATIONS",
+            f"at most {MAX_INVITATIONS_PER_DAY} e-mail invitations a day",
+        )
 
 
 def _locked(challenge_id: int) -> Challenge:
@@ -155,7 +176,10 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
     """Challenges the user sent or received, and open ones by others, newest first."""
     return (
         Challenge.objects.filter(
-            Q(challenger=user) | Q(opponent=user) | Q(is_open=True, status=Challenge.Status.PENDING)
+            Q(challenger=user)
+            | Q(opponent=user)
+            | Q(accepted_by=user)
+            | Q(is_open=True, status=Challenge.Status.PENDING)
         )
         .select_related("challenger", "opponent")
         .order_by("-created_at", "-pk")

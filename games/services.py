@@ -7,6 +7,8 @@ status and the error code the API returns unchanged.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -98,14 +100,17 @@ def play_moves(
         raise ServiceError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
     with transaction.atomic():
         game, seat = _lock_for_player(game_id, user)
+        fingerprint = hashlib.sha256(
+            json.dumps([list(moves), expected_version]).encode()
+        ).hexdigest()
         if idempotency_key:
             earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
             if earlier is not None:
-                if earlier.game_id != game.pk:
+                if earlier.game_id != game.pk or earlier.response.get("fingerprint") != fingerprint:
                     raise ServiceError(
                         422,
                         "IDEMPOTENCY_KEY_REUSED",
-                        "this Idempotency-Key was used for another game",
+                        "this Idempotency-Key was used for another request",
                     )
                 return MovesResult(game, list(earlier.response["applied"]), replayed=True)
         _check_version(game, expected_version)
@@ -122,11 +127,11 @@ def play_moves(
                         key=idempotency_key,
                         game=game,
                         status_code=200,
-                        response={"applied": applied},
+                        response={"applied": applied, "fingerprint": fingerprint},
                     )
             except IntegrityError:  # the same key raced in another game: refuse both ways
                 raise ServiceError(
-                    409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
+                    422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
                 ) from None
         return MovesResult(game, applied, position=position)
 

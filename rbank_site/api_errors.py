@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -45,3 +47,25 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         code = "MALFORMED_JSON"
     response.data = {"error": code, "message": _message(response.data)}
     return response
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Unknown URLs: the API's error shape under /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse(
+            {"error": "NOT_FOUND", "message": f"there is no API resource at {request.path}"},
+            status=404,
+        )
+    return defaults.page_not_found(request, exception or Exception())
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(
+            {"error": "SERVER_ERROR", "message": "something went wrong on our side"}, status=500
+        )
+    return defaults.server_error(request)

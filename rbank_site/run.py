@@ -6,6 +6,7 @@ output is interleaved here with a prefix. Ctrl-C (or any part dying) stops all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -40,7 +41,8 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def main() -> int:
-    signal.signal(signal.SIGTERM, _interrupt)  # stop the parts on `kill` as on Ctrl-C
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # `kill` or a closed terminal: as Ctrl-C
+        signal.signal(signum, _interrupt)
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var"))
     for folder in ("broker/queue", "broker/processed", "broker/control", "static"):
         (var / folder).mkdir(parents=True, exist_ok=True)
@@ -53,20 +55,20 @@ def main() -> int:
         "beat": [*celery, "beat", "-l", "info"],
     }
     procs: dict[str, subprocess.Popen[str]] = {}
-    for name, cmd in parts.items():
-        procs[name] = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=_env(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        threading.Thread(target=_pipe, args=(name, procs[name]), daemon=True).start()
-    print("Russian Bank is running on http://127.0.0.1:8000/  (Ctrl-C stops everything)")
     status = 0
     try:
+        for name, cmd in parts.items():
+            procs[name] = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                env=_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                start_new_session=True,
+            )
+            threading.Thread(target=_pipe, args=(name, procs[name]), daemon=True).start()
+        print("Russian Bank is running on http://127.0.0.1:8000/  (Ctrl-C stops everything)")
         while all(p.poll() is None for p in procs.values()):
             time.sleep(0.5)
         status = 1
@@ -74,19 +76,25 @@ def main() -> int:
     except KeyboardInterrupt:
         pass
     finally:
-        # A second Ctrl-C or SIGTERM must not cut the clean-up short.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        for proc in procs.values():
-            if proc.poll() is None:
-                proc.terminate()  # the main process: Celery shuts its pool down warmly
-        deadline = time.monotonic() + 10
-        for proc in procs.values():
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        _stop(list(procs.values()))
     return status
+
+
+def _stop(procs: list[subprocess.Popen[str]]) -> None:
+    """Ask each part to stop (Celery shuts its pool down warmly), then kill what is left
+    of every process group, including groups whose leader has already gone."""
+    # A second Ctrl-C or signal must not cut the clean-up short.
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, signal.SIG_IGN)
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+    deadline = time.monotonic() + 10
+    for proc in procs:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

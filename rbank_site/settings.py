@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 
@@ -146,7 +147,11 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a TLS-terminating proxy (docker/compose.yml publishes the web port on
+# 127.0.0.1 only, for that proxy): trust its X-Forwarded-Proto. Off when the app is
+# reached directly, or any client could claim HTTPS.
+if env_bool("BEHIND_TLS_PROXY", not DEBUG):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
 # E-mail: SMTP to EMAIL_HOST:EMAIL_PORT; the console when no host is set.
@@ -163,11 +168,22 @@ EMAIL_BACKEND = os.environ.get(
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@localhost>")
 
+
 # The cache (API throttling counts): Redis when REDIS_URL is set, else per process.
+# The cache uses the next Redis database after the broker's: clearing the cache
+# (FLUSHDB) must never drop queued tasks.
+def _next_redis_db(url: str) -> str:
+    parts = urlsplit(url)
+    db = int(parts.path.strip("/") or 0)
+    return urlunsplit(parts._replace(path=f"/{(db + 1) % 16}"))
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHE_URL = os.environ.get("CACHE_URL") or (_next_redis_db(REDIS_URL) if REDIS_URL else "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        if (REDIS_URL := os.environ.get("REDIS_URL", ""))
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
@@ -209,7 +225,7 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("THROTTLE_ANON_RATE", "60/min"),
         "user": os.environ.get("THROTTLE_USER_RATE", "1200/min"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "rbank_site.pagination.Pages",
     "PAGE_SIZE": 50,
 }
 

@@ -5,10 +5,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from accounts import api as accounts_api
 from games import api, views
 
+handler404 = "rbank_site.api_errors.not_found"
+handler500 = "rbank_site.api_errors.server_error"
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("invitations/<str:token>/", views.invitation, name="invitation"),
+    path("invitations/<slug:token>/", views.invitation, name="invitation"),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),

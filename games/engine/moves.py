@@ -80,10 +80,15 @@ END_MOVE: Final = Move(END)
 DISCARD: Final = Move(CARD, TURNED, 0, WASTE, 0)
 
 
+def _is_number(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts "²", which ``int`` refuses."""
+    return text.isascii() and text.isdigit()
+
+
 def _parse_pile(
     name: str, mover: int, seats: int, foundations: int, houses: int
 ) -> tuple[int, int]:
-    if name[:1] in ("F", "H") and name[1:].isdigit():
+    if name[:1] in ("F", "H") and _is_number(name[1:]):
         number = int(name[1:])
         count = foundations if name[0] == "F" else houses
         if not 1 <= number <= count:
@@ -92,7 +97,7 @@ def _parse_pile(
     if name in ("R", "W", "C"):
         return {"R": RESERVE, "W": WASTE, "C": TURNED}[name], 0
     if name[:2] in ("OR", "OW"):
-        distance = int(name[2:]) if name[2:].isdigit() else (1 if name[2:] == "" else 0)
+        distance = int(name[2:]) if _is_number(name[2:]) else (1 if name[2:] == "" else 0)
         if not 1 <= distance < seats:
             raise BadNotation(f"there is no opponent's pile {name}")
         return (OPP_RESERVE if name[1] == "R" else OPP_WASTE), distance

@@ -162,3 +162,18 @@ def test_two_players_racing_for_an_open_challenge_start_one_game() -> None:
         t.join(30)
     assert sorted(results) == ["ALREADY_ANSWERED", "accepted"]
     assert Game.objects.count() == 1
+
+
+def test_the_player_who_took_an_open_challenge_still_sees_it(alice: User, charlie: User) -> None:
+    challenge_id = post(alice, "challenges/", {"open": True}).json()["id"]
+    post(charlie, f"challenges/{challenge_id}/accept/")
+    listed = client_for(charlie).get("/api/v1/challenges/").json()["results"]
+    assert [(c["id"], c["status"]) for c in listed] == [(challenge_id, "accepted")]
+
+
+def test_e_mail_invitations_are_capped_per_day_even_when_cancelled(alice: User) -> None:
+    for i in range(20):
+        made = post(alice, "challenges/", {"email": f"x{i}@example.com"}).json()
+        post(alice, f"challenges/{made['id']}/cancel/")
+    response = post(alice, "challenges/", {"email": "one-more@example.com"})
+    assert response.status_code == 409 and response.json()["error"] == "TOO_MANY_INVITATIONS"

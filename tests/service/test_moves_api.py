@@ -163,3 +163,17 @@ def test_queries_per_move_do_not_grow_with_the_game(
         mover, _ = mover_and_other(game, alice, bob)
         with django_assert_max_num_queries(12):
             assert post_moves(mover, game, [a_legal_move(game)]).status_code == 200
+
+
+def test_an_idempotency_key_reused_for_other_moves_is_refused(
+    game: Game, alice: User, bob: User
+) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    legal = sorted(str(m) for m in from_document(game.position).legal_moves())
+    assert post_moves(mover, game, [legal[0]], HTTP_IDEMPOTENCY_KEY="k-2").status_code == 200
+    game.refresh_from_db()
+    other = sorted(str(m) for m in from_document(game.position).legal_moves())[0]
+    response = post_moves(mover, game, [other], HTTP_IDEMPOTENCY_KEY="k-2")
+    assert response.status_code == 422 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
+    game.refresh_from_db()
+    assert game.ply == 1

@@ -1,0 +1,83 @@
+"""Odd input anywhere in the API is a clear 4xx in the one error shape, never a 500."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from games.engine import BadNotation, parse_move
+from games.models import Game
+from rbank_site.settings import _next_redis_db
+
+from .conftest import client_for, mover_and_other
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("text", ["H²-F1", "R-F³", "H1-OR²", "F١-H1"])
+def test_non_ascii_digits_are_bad_notation(text: str) -> None:
+    with pytest.raises(BadNotation):
+        parse_move(text)
+
+
+def test_a_move_with_odd_digits_is_a_400(game: Game, alice: User, bob: User) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    response = client_for(mover).post(
+        f"/api/v1/games/{game.pk}/moves/", {"moves": ["H²-F1"]}, format="json"
+    )
+    assert response.status_code == 400 and response.json()["error"] == "BAD_NOTATION"
+
+
+@pytest.mark.parametrize(
+    ("header", "status"), [("²", 400), ("abc", 400), ("*", 200), ('W/"1"', 200)]
+)
+def test_if_match_is_read_strictly(
+    game: Game, alice: User, bob: User, header: str, status: int
+) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    move = client_for(mover).get(f"/api/v1/games/{game.pk}/").json()["legal_moves"][0]
+    response = client_for(mover).post(
+        f"/api/v1/games/{game.pk}/moves/", {"moves": [move]}, format="json", HTTP_IF_MATCH=header
+    )
+    assert response.status_code == status, response.json()
+
+
+def test_the_body_version_wins_over_a_bad_header(game: Game, alice: User, bob: User) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    move = client_for(mover).get(f"/api/v1/games/{game.pk}/").json()["legal_moves"][0]
+    response = client_for(mover).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"moves": [move], "expected_version": 1},
+        format="json",
+        HTTP_IF_MATCH="junk",
+    )
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("query", ["limit=99999999999999999999", "offset=99999999999999999999"])
+def test_huge_pagination_is_clamped(game: Game, alice: User, query: str) -> None:
+    response = client_for(alice).get(f"/api/v1/games/?{query}")
+    assert response.status_code == 200
+
+
+def test_pages_hold_at_most_100(alice: User, bob: User) -> None:
+    response = client_for(alice).get("/api/v1/players/?limit=1000000")
+    assert response.status_code == 200 and "limit=100" in (response.json()["next"] or "limit=100")
+
+
+def test_an_unknown_api_url_answers_in_the_error_shape(alice: User) -> None:
+    response = client_for(alice).get("/api/v1/games/abc/")
+    assert response.status_code == 404
+    assert response.json()["error"] == "NOT_FOUND"
+
+
+def test_nul_bytes_in_urls_and_queries_are_harmless(alice: User) -> None:
+    assert Client().get("/invitations/%00/").status_code == 404
+    assert client_for(alice).get("/api/v1/players/?search=%00").status_code == 200
+
+
+def test_the_cache_never_shares_the_brokers_redis_database() -> None:
+    assert _next_redis_db("redis://h:6379/0") == "redis://h:6379/1"
+    assert _next_redis_db("redis://h:6379") == "redis://h:6379/1"
+    assert _next_redis_db("redis://:pw@h:6379/15") == "redis://:pw@h:6379/0"
