@@ -25,6 +25,7 @@ from games.engine import PRESETS
 from rbank_site.errors import ServiceError
 
 from .models import Challenge
+from .notifications import notify
 from .services import start_game, start_match
 
 MAX_PENDING = 50
@@ -74,9 +75,9 @@ def create_challenge(
             match_target=match_target,
         )
         if email:
-            from .tasks import send_invitation  # the task module imports this one
-
-            send_invitation.delay_on_commit(challenge.pk)
+            notify("invitation", email=email, challenge=challenge)
+        elif named is not None:
+            notify("invitation", user=named, challenge=challenge)
     return challenge
 
 
@@ -188,6 +189,6 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
 
 def challenge_by_token(token: str) -> Challenge:
     challenge = Challenge.objects.select_related("challenger").filter(token=token).first()
-    if challenge is None or not challenge.email:
+    if challenge is None or challenge.is_open:
         raise ServiceError(404, "NOT_FOUND", "this invitation does not exist")
     return challenge

@@ -176,3 +176,44 @@ class Challenge(models.Model):
     def __str__(self) -> str:
         to = self.opponent or self.email or "anyone"
         return f"Challenge {self.pk}: {self.challenger} -> {to} ({self.status})"
+
+
+class Notification(models.Model):
+    """The outbox: one e-mail to send, written in the transaction of the event it tells.
+
+    A sending task claims a row with a conditional UPDATE, so a task delivered twice
+    sends one e-mail; the sweep re-dispatches rows that were never sent.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending"  # to send now
+        SENDING = "sending"  # claimed by a worker (until claimed_at + the lease)
+        SENT = "sent"
+        DIGEST = "digest"  # waits for the player's daily digest
+        FAILED = "failed"  # gave up after the retries
+
+    #: The player told, or None for an invitee without an account (``email`` only).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+    )
+    email = models.EmailField()
+    kind = models.CharField(max_length=32)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, blank=True)
+    #: What the e-mail says beyond the game itself (e.g. the opponent's last turn).
+    context = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user} ({self.status})"

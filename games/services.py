@@ -33,6 +33,7 @@ from games.engine import (
 from rbank_site.errors import ServiceError
 
 from .models import Game, IdempotentRequest, Match, MoveRecord
+from .notifications import notify
 
 #: Time a seat has for its turn until the time-control issue brings real clocks.
 DEFAULT_TURN_TIME = timedelta(days=3)
@@ -116,6 +117,13 @@ def play_moves(
         _check_version(game, expected_version)
         position = from_document(game.position)
         applied = _apply_all(game, position, seat, moves)
+        if not position.is_over and position.to_move != seat:
+            notify(
+                "your_turn",
+                user=game.player_a if position.to_move == 0 else game.player_b,
+                game=game,
+                last_turn=game.last_turn.get("moves", []),
+            )
         if game.stalemate_offer and game.stalemate_offer != "AB"[seat]:
             game.stalemate_offer = ""  # playing on declines the opponent's offer
         _save(game, position)
@@ -173,8 +181,11 @@ def _save(game: Game, position: Position) -> None:
         game.ending = position.ending or ""
         game.stalemate_offer = ""
     game.save()
-    if position.is_over and game.match_id is not None:
-        _settle_match(game, position)
+    if position.is_over:
+        for player in (game.player_a, game.player_b):
+            notify("game_over", user=player, game=game)
+        if game.match_id is not None:
+            _settle_match(game, position)
 
 
 def _settle_match(game: Game, position: Position) -> None:
@@ -219,6 +230,7 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
         game.stalemate_offer = mine
         game.version += 1
         game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        notify("stalemate_offer", user=game.player_b if seat == 0 else game.player_a, game=game)
         return game
 
 

@@ -1,0 +1,158 @@
+"""The outbox: e-mails written in the event's transaction, sent after it commits.
+
+``notify`` is called inside a service's transaction. It honours the player's
+preference for that kind of event (immediately, in the daily digest, or never),
+writes a ``Notification`` row and, for "immediately", dispatches the sending task
+once the transaction commits. ``send`` claims the row with a conditional UPDATE:
+a task delivered twice, or a row re-dispatched by the sweep, sends one e-mail.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db.models import F, Q
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from accounts.services import profile_of
+from games.engine import from_document, view
+
+from .board_text import board_text
+from .models import Challenge, Game, Notification
+
+#: How long a claimed row belongs to the worker that claimed it (a dead worker's
+#: rows are taken up again after this).
+LEASE = timedelta(minutes=5)
+UNSUBSCRIBE_SALT = "rbank.unsubscribe"
+
+
+def notify(
+    kind: str,
+    *,
+    user: User | None = None,
+    email: str = "",
+    game: Game | None = None,
+    challenge: Challenge | None = None,
+    **context: Any,
+) -> Notification | None:
+    """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS)."""
+    mode = profile_of(user).notifications.get(kind, "immediately") if user else "immediately"
+    address = email or (user.email if user else "")
+    if mode == "never" or not address:
+        return None
+    row = Notification.objects.create(
+        user=user,
+        email=address,
+        kind=kind,
+        game=game,
+        challenge=challenge,
+        context=context,
+        status=Notification.Status.DIGEST
+        if mode == "daily_digest"
+        else Notification.Status.PENDING,
+    )
+    if row.status == Notification.Status.PENDING:
+        from .tasks import send_notification  # tasks import this module
+
+        send_notification.delay_on_commit(row.pk)
+    return row
+
+
+def claim(notification_id: int) -> bool:
+    """Take the row for sending; False when another worker has it or it is done."""
+    now = timezone.now()
+    claimable = Q(status=Notification.Status.PENDING) | Q(
+        status=Notification.Status.SENDING, claimed_at__lt=now - LEASE
+    )
+    return bool(
+        Notification.objects.filter(claimable, pk=notification_id).update(
+            status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+        )
+    )
+
+
+def send(notification_id: int) -> bool:
+    """Send one claimed-or-claimable notification; True when this call sent it."""
+    if not claim(notification_id):
+        return False
+    row = Notification.objects.select_related("user", "game", "challenge").get(pk=notification_id)
+    message = build_message(row)
+    try:
+        message.send()
+    except OSError:
+        # Hand the row back, so that the retry (or the sweep) can claim it again.
+        Notification.objects.filter(pk=row.pk).update(status=Notification.Status.PENDING)
+        raise
+    Notification.objects.filter(pk=row.pk).update(
+        status=Notification.Status.SENT, sent_at=timezone.now()
+    )
+    return True
+
+
+def unsubscribe_token(user: User, kind: str) -> str:
+    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    return int(data["u"]), str(data["k"])
+
+
+def build_message(row: Notification) -> EmailMultiAlternatives:
+    context = email_context(row)
+    subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
+    message = EmailMultiAlternatives(
+        subject, render_to_string(f"emails/{row.kind}-body.txt", context), to=[row.email]
+    )
+    message.attach_alternative(
+        render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
+    )
+    if row.user is not None:
+        link = context["unsubscribe_link"]
+        message.extra_headers["List-Unsubscribe"] = f"<{link}>"
+        message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    return message
+
+
+def email_context(row: Notification) -> dict[str, Any]:
+    """What the templates may show. Game pictures come from the recipient's view only."""
+    context: dict[str, Any] = {
+        "site_name": settings.SITE_NAME,
+        "site_url": settings.SITE_URL,
+        **row.context,
+    }
+    user = row.user
+    if user is not None:
+        context["player"] = profile_of(user).display_name or user.get_username()
+        token = unsubscribe_token(user, row.kind)
+        context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"
+    game = row.game
+    if game is not None:
+        seat = game.seat_of(user.pk if user else None)
+        position = from_document(game.position)
+        context["game"] = game
+        context["game_link"] = f"{settings.SITE_URL}/api/v1/games/{game.pk}/"
+        context["board"] = board_text(view(position, seat))
+        context["opponent"] = (
+            (game.player_b if seat == 0 else game.player_a).get_username()
+            if seat is not None
+            else ""
+        )
+        if game.deadline is not None and user is not None:
+            zone = ZoneInfo(profile_of(user).time_zone)
+            context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+        if position.score is not None and seat is not None:
+            context["my_score"] = position.score[seat]
+            context["their_score"] = position.score[1 - seat]
+    if row.challenge is not None:
+        context["challenge"] = row.challenge
+        context["challenger"] = row.challenge.challenger.get_username()
+        context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+    return context
