@@ -1,0 +1,154 @@
+"""E-mails through the outbox, received by a real SMTP server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from accounts.services import update_profile
+from games.engine import from_document
+from games.models import Game, Notification
+from games.services import offer_stalemate, play_moves, resign
+from games.tasks import send_notification
+from tests.hidden_cards import assert_hides
+
+from .conftest import mover_and_other
+from .smtp import Inbox, smtp_inbox, text_of
+
+pytestmark = pytest.mark.django_db
+__all__ = ["smtp_inbox"]
+
+
+def end_turn(game: Game, alice: User, bob: User) -> list[str]:
+    """The seat to move plays a whole turn (compulsory moves, then turn and discard)."""
+    game.refresh_from_db()
+    mover, _ = mover_and_other(game, alice, bob)
+    position = from_document(game.position)
+    moves = []
+    start = position.turns
+    while position.turns == start:
+        legal = [str(m) for m in position.legal_moves()]
+        move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
+        position.play(move)
+        moves.append(move)
+    play_moves(game_id=game.pk, user=mover, moves=moves)
+    return moves
+
+
+def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    _, waiting = mover_and_other(game, alice, bob)
+    update_profile(waiting, {"time_zone": "America/New_York"})
+    with django_capture_on_commit_callbacks(execute=True):
+        moves = end_turn(game, alice, bob)
+    (message,) = smtp_inbox.to(waiting.email)
+    body = text_of(message)
+    assert "your turn" in str(message["Subject"]).lower()
+    assert " ".join(moves) in body
+    assert "You (" in body and "Opponent (" in body  # the board from the recipient's seat
+    assert re.search(r"E[SD]T", body), "the deadline in the recipient's time zone"
+    assert f"/api/v1/games/{game.pk}/" in body
+    assert str(message["List-Unsubscribe"]).strip().startswith("<http")
+    assert str(message["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
+    game.refresh_from_db()
+    words = [w.strip(",") for w in body.split()]
+    assert_hides(words, from_document(game.position))
+    assert Notification.objects.get(user=waiting, kind="your_turn").status == "sent"
+
+
+def test_a_task_delivered_twice_sends_one_email(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False):
+        end_turn(game, alice, bob)
+    row = Notification.objects.get(kind="your_turn")
+    assert send_notification(row.pk) is True
+    assert send_notification(row.pk) is False
+    assert len(smtp_inbox.messages) == 1
+
+
+def test_a_failing_smtp_server_leaves_the_row_to_retry(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=False):
+        end_turn(game, alice, bob)
+    row = Notification.objects.get(kind="your_turn")
+    smtp_inbox.fail_next = 1
+    with pytest.raises(OSError):
+        send_notification.run(row.pk)  # the task body; Celery retries it with backoff
+    row.refresh_from_db()
+    assert row.status == "pending" and row.attempts == 1
+    assert send_notification.run(row.pk) is True
+    assert len(smtp_inbox.messages) == 1
+
+
+def test_preferences_never_and_digest_send_nothing_now(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    mover, waiting = mover_and_other(game, alice, bob)
+    update_profile(waiting, {"notifications": {"your_turn": "never"}})
+    update_profile(mover, {"notifications": {"game_over": "daily_digest"}})
+    with django_capture_on_commit_callbacks(execute=True):
+        end_turn(game, alice, bob)
+        resign(game_id=game.pk, user=waiting)
+    assert not smtp_inbox.to(mover.email)
+    assert str(smtp_inbox.to(waiting.email)[0]["Subject"]).startswith("Game")
+    assert Notification.objects.get(user=mover, kind="game_over").status == "digest"
+    assert not Notification.objects.filter(user=waiting, kind="your_turn").exists()
+
+
+def test_a_stalemate_offer_is_mailed_to_the_opponent(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        offer_stalemate(game_id=game.pk, user=alice)
+    (message,) = smtp_inbox.messages
+    assert "bob@example.com" in str(message["To"]) and "stalemate" in str(message["Subject"])
+
+
+def test_the_unsubscribe_link_works_without_signing_in_and_only_on_post(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    _, waiting = mover_and_other(game, alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        end_turn(game, alice, bob)
+    (message,) = smtp_inbox.to(waiting.email)
+    link = str(message["List-Unsubscribe"]).strip().strip("<>")
+    path = link.split("testserver")[-1].split("8000")[-1]
+    anonymous = Client(enforce_csrf_checks=True)
+    assert anonymous.get(path).status_code == 200  # a link scanner changes nothing
+    waiting.profile.refresh_from_db()
+    assert waiting.profile.notifications["your_turn"] == "immediately"
+    assert anonymous.post(path, {"List-Unsubscribe": "One-Click"}).status_code == 200
+    waiting.profile.refresh_from_db()
+    assert waiting.profile.notifications["your_turn"] == "never"
+    assert anonymous.post("/unsubscribe/forged-token/").status_code == 404
