@@ -26,6 +26,10 @@ def default_notifications() -> dict[str, str]:
     return dict.fromkeys(NOTIFICATION_EVENTS, "immediately")
 
 
+def default_reminders() -> list[int]:
+    return [24, 2]
+
+
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
 
@@ -37,6 +41,8 @@ class Profile(models.Model):
     time_zone = models.CharField(max_length=64, default="UTC")
     #: Event name -> "immediately" | "daily_digest" | "never".
     notifications = models.JSONField(default=default_notifications)
+    #: Hours before a deadline at which to be reminded (default 24 h and 2 h).
+    reminder_hours = models.JSONField(default=default_reminders)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

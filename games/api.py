@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -19,6 +20,7 @@ from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
 from rbank_site.pagination import Pages
 
 from . import challenges, selectors, services
+from .clocks import TimeControl
 from .models import Challenge, Game
 
 
@@ -34,6 +36,9 @@ class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     deadline = serializers.DateTimeField(allow_null=True)
     match = serializers.IntegerField(allow_null=True)
     stalemate_offer = serializers.CharField(allow_null=True)
+    clock = serializers.DictField(
+        help_text="The time control; bank_seconds: each seat's time bank when its turn began"
+    )
 
 
 class GameStateSerializer(GameSummarySerializer):
@@ -306,6 +311,21 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
         max_value=10_000,
         help_text="Play a match to this many points; a single game when absent",
     )
+    time_control = serializers.ChoiceField(
+        choices=["per_turn", "bank"],
+        required=False,
+        default="per_turn",
+        help_text="per_turn: days_per_turn for every turn; bank: a time bank per seat",
+    )
+    days_per_turn = serializers.IntegerField(required=False, default=3, min_value=1, max_value=14)
+    bank_initial_days = serializers.IntegerField(
+        required=False, default=7, min_value=1, max_value=60
+    )
+    bank_increment_days = serializers.IntegerField(
+        required=False, default=1, min_value=0, max_value=14
+    )
+    bank_cap_days = serializers.IntegerField(required=False, default=14, min_value=1, max_value=60)
+    weekend_pause = serializers.BooleanField(required=False, default=False)
     status = serializers.CharField(read_only=True)
     game = serializers.IntegerField(read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
@@ -346,6 +366,8 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
         "open": challenge.is_open,
         "rules": challenge.rules,
         "match_target": challenge.match_target,
+        **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
+        "time_control": challenge.time_control,
         "status": challenge.status,
         "game": challenge.game_id,
         "created_at": challenge.created_at,
@@ -392,6 +414,14 @@ class ChallengeListApi(APIView):
             is_open=values["open"],
             rules=values["rules"],
             match_target=values.get("match_target"),
+            clock=TimeControl(
+                control=values["time_control"],
+                days_per_turn=values["days_per_turn"],
+                bank_initial_days=values["bank_initial_days"],
+                bank_increment_days=values["bank_increment_days"],
+                bank_cap_days=values["bank_cap_days"],
+                weekend_pause=values["weekend_pause"],
+            ),
         )
         return Response(_challenge(challenge, user), status=201)
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.engine import PRESETS
 from rbank_site.errors import ServiceError
 
+from .clocks import TimeControl
 from .models import Challenge
 from .notifications import notify
 from .services import start_game, start_match
@@ -41,6 +42,7 @@ def create_challenge(
     is_open: bool = False,
     rules: str = "pagat",
     match_target: int | None = None,
+    clock: TimeControl | None = None,
 ) -> Challenge:
     """Challenge a player by username, invite an e-mail address, or open a challenge."""
     if sum((bool(opponent), bool(email), is_open)) != 1:
@@ -51,6 +53,10 @@ def create_challenge(
         raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
     if match_target is not None and not 1 <= match_target <= 10_000:
         raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
+    clock = clock or TimeControl()
+    problem = clock.validate()
+    if problem:
+        raise ServiceError(400, "BAD_REQUEST", problem)
     named = None
     if opponent:
         named = User.objects.filter(username__iexact=opponent, is_active=True).first()
@@ -65,7 +71,7 @@ def create_challenge(
             raise ServiceError(400, "BAD_REQUEST", f"{email!r} is not an e-mail address") from None
     with transaction.atomic():
         _check_limits(challenger, invitation=bool(email))
-        challenge = Challenge.objects.create(
+        challenge = Challenge(
             challenger=challenger,
             opponent=named,
             email=email or "",
@@ -74,6 +80,8 @@ def create_challenge(
             rules=rules,
             match_target=match_target,
         )
+        challenge.set_clock(clock)
+        challenge.save()
         if email:
             notify("invitation", email=email, challenge=challenge)
         elif named is not None:
@@ -135,11 +143,17 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         _pending(challenge)
         if challenge.match_target:
             match = start_match(
-                challenge.challenger, user, target=challenge.match_target, rules=challenge.rules
+                challenge.challenger,
+                user,
+                target=challenge.match_target,
+                rules=challenge.rules,
+                clock=challenge.clock(),
             )
             game = match.games.get()
         else:
-            game = start_game(challenge.challenger, user, rules=challenge.rules)
+            game = start_game(
+                challenge.challenger, user, rules=challenge.rules, clock=challenge.clock()
+            )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.accepted_by = user
         challenge.game = game

@@ -11,8 +11,42 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from . import clocks
 
-class Match(models.Model):
+
+class TimeControlFields(models.Model):
+    """The time control chosen at the challenge (games.clocks)."""
+
+    time_control = models.CharField(max_length=16, default=clocks.PER_TURN)
+    days_per_turn = models.PositiveSmallIntegerField(default=3)
+    bank_initial_days = models.PositiveSmallIntegerField(default=7)
+    bank_increment_days = models.PositiveSmallIntegerField(default=1)
+    bank_cap_days = models.PositiveSmallIntegerField(default=14)
+    weekend_pause = models.BooleanField(default=False)
+
+    class Meta:
+        abstract = True
+
+    def clock(self) -> clocks.TimeControl:
+        return clocks.TimeControl(
+            control=self.time_control,
+            days_per_turn=self.days_per_turn,
+            bank_initial_days=self.bank_initial_days,
+            bank_increment_days=self.bank_increment_days,
+            bank_cap_days=self.bank_cap_days,
+            weekend_pause=self.weekend_pause,
+        )
+
+    def set_clock(self, control: clocks.TimeControl) -> None:
+        self.time_control = control.control
+        self.days_per_turn = control.days_per_turn
+        self.bank_initial_days = control.bank_initial_days
+        self.bank_increment_days = control.bank_increment_days
+        self.bank_cap_days = control.bank_cap_days
+        self.weekend_pause = control.weekend_pause
+
+
+class Match(TimeControlFields):
     """Games between the same two players until one reaches the target score (R8.7)."""
 
     player_a = models.ForeignKey(
@@ -33,7 +67,7 @@ class Match(models.Model):
         return f"Match {self.pk}: {self.total_a}-{self.total_b} of {self.target}"
 
 
-class Game(models.Model):
+class Game(TimeControlFields):
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
@@ -70,6 +104,12 @@ class Game(models.Model):
     current_turn = models.JSONField(default=list)
     last_turn = models.JSONField(default=dict)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    #: When the seat to move is next reminded of its deadline (swept every minute).
+    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    #: Time-bank control: each seat's time left, when its turn starts.
+    bank_a = models.DurationField(null=True, blank=True)
+    bank_b = models.DurationField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -131,7 +171,7 @@ class IdempotentRequest(models.Model):
         ]
 
 
-class Challenge(models.Model):
+class Challenge(TimeControlFields):
     """An offer to play: to a named player, to an e-mail address, or open to anyone."""
 
     class Status(models.TextChoices):

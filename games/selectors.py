@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -48,6 +50,10 @@ def game_state(game: Game, seat: int | None, position: Position | None = None) -
     }
 
 
+def _seconds(value: timedelta | None) -> int | None:
+    return None if value is None else int(value.total_seconds())
+
+
 def my_games(user: User, *, filter_: str | None = None) -> QuerySet[Game]:
     """The user's games, soonest deadline first. ``filter_``: my_turn, active or finished."""
     games = games_of(user)
@@ -74,6 +80,14 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "to_move": game.to_move,
         "your_turn": game.status == Game.Status.PLAYING and seat == "AB".index(game.to_move),
         "stalemate_offer": game.stalemate_offer or None,
+        "clock": {
+            **asdict(game.clock()),
+            "bank_seconds": (
+                {"A": _seconds(game.bank_a), "B": _seconds(game.bank_b)}
+                if game.time_control == "bank"
+                else None
+            ),
+        },
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "match": game.match_id,
     }

@@ -11,7 +11,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -32,11 +31,11 @@ from games.engine import (
 )
 from rbank_site.errors import ServiceError
 
+from . import deadlines
+from .clocks import TimeControl
 from .models import Game, IdempotentRequest, Match, MoveRecord
 from .notifications import notify
 
-#: Time a seat has for its turn until the time-control issue brings real clocks.
-DEFAULT_TURN_TIME = timedelta(days=3)
 #: Log entries that are events, not moves (the notation has no word for them).
 RESIGN = "resigns"
 TIMEOUT = "times-out"
@@ -59,13 +58,15 @@ def start_game(
     rules: str = "pagat",
     seed: int | None = None,
     match: Match | None = None,
+    clock: TimeControl | None = None,
 ) -> Game:
     """Deal a new game between two players. The seed stays secret until the game ends."""
     if player_a.pk == player_b.pk:
         raise ServiceError(400, "SAME_PLAYER", "a game needs two different players")
+    clock = clock or (match.clock() if match is not None else TimeControl())
     seed = new_seed() if seed is None else seed
     position = deal(seed, get_rules(rules))
-    return Game.objects.create(
+    game = Game(
         rules=rules,
         match=match,
         player_a=player_a,
@@ -74,8 +75,12 @@ def start_game(
         seed_hash=seed_commitment(seed),
         position=to_document(position),
         to_move=position.seat_name(position.to_move),
-        deadline=timezone.now() + DEFAULT_TURN_TIME,
     )
+    game.set_clock(clock)
+    game.bank_a = game.bank_b = clock.initial_bank
+    deadlines.start_turn(game, position.to_move, timezone.now())
+    game.save()
+    return game
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ def play_moves(
             )
         if game.stalemate_offer and game.stalemate_offer != "AB"[seat]:
             game.stalemate_offer = ""  # playing on declines the opponent's offer
-        _save(game, position)
+        save_position(game, position)
         if idempotency_key:
             try:
                 with transaction.atomic():
@@ -169,7 +174,7 @@ def _check_version(game: Game, expected_version: int | None) -> None:
         )
 
 
-def _save(game: Game, position: Position) -> None:
+def save_position(game: Game, position: Position) -> None:
     """Store the new snapshot and bump the version; settle the match when the game ends."""
     game.position = to_document(position)
     game.version += 1
@@ -177,13 +182,14 @@ def _save(game: Game, position: Position) -> None:
     game.to_move = position.seat_name(position.to_move)
     if position.is_over:
         game.finished_at = timezone.now()
-        game.deadline = None
+        game.deadline = game.reminder_at = None
         game.ending = position.ending or ""
         game.stalemate_offer = ""
     game.save()
     if position.is_over:
+        kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in (game.player_a, game.player_b):
-            notify("game_over", user=player, game=game)
+            notify(kind, user=player, game=game)
         if game.match_id is not None:
             _settle_match(game, position)
 
@@ -210,8 +216,8 @@ def resign(*, game_id: int, user: User, expected_version: int | None = None) -> 
         _check_version(game, expected_version)
         position = _playing_position(game)
         position.forfeit(seat, BY_RESIGNATION)
-        _log_event(game, position, seat, RESIGN)
-        _save(game, position)
+        log_event(game, position, seat, RESIGN)
+        save_position(game, position)
         return game
 
 
@@ -243,8 +249,8 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
             raise ServiceError(409, "NO_OFFER", "your opponent has not offered a stalemate")
         if accept:
             position.finish_stalemate(BY_AGREEMENT)
-            _log_event(game, position, seat, AGREE_STALEMATE)
-            _save(game, position)
+            log_event(game, position, seat, AGREE_STALEMATE)
+            save_position(game, position)
         else:
             game.stalemate_offer = ""
             game.version += 1
@@ -260,10 +266,17 @@ def _playing_position(game: Game) -> Position:
 
 
 def start_match(
-    player_a: User, player_b: User, *, target: int = 300, rules: str = "pagat"
+    player_a: User,
+    player_b: User,
+    *,
+    target: int = 300,
+    rules: str = "pagat",
+    clock: TimeControl | None = None,
 ) -> Match:
-    """R8.7: a match and its first game."""
-    match = Match.objects.create(player_a=player_a, player_b=player_b, target=target, rules=rules)
+    """R8.7: a match and its first game; every game of it has the same time control."""
+    match = Match(player_a=player_a, player_b=player_b, target=target, rules=rules)
+    match.set_clock(clock or TimeControl())
+    match.save()
     start_game(player_a, player_b, rules=rules, match=match)
     return match
 
@@ -299,11 +312,13 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
             game.current_turn = []
     MoveRecord.objects.bulk_create(records)
     if position.to_move != seat and not position.is_over:
-        game.deadline = timezone.now() + DEFAULT_TURN_TIME
+        now = timezone.now()
+        deadlines.charge_turn(game, seat, now)
+        deadlines.start_turn(game, position.to_move, now)
     return applied
 
 
-def _log_event(game: Game, position: Position, seat: int, event: str) -> None:
+def log_event(game: Game, position: Position, seat: int, event: str) -> None:
     """Append an event that is not a move (a resignation, an agreed stalemate) to the log."""
     MoveRecord.objects.create(
         game=game, index=game.ply, seat="AB"[seat], turn=position.turns, text=event

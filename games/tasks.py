@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import notifications
+from . import deadlines, notifications
 
 
 @shared_task(  # type: ignore[untyped-decorator]
@@ -18,3 +18,9 @@ from . import notifications
 def send_notification(notification_id: int) -> bool:
     """Send one outbox e-mail; a second delivery of the same task sends nothing."""
     return notifications.send(notification_id)
+
+
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
+def sweep_deadlines() -> dict[str, int]:
+    """Every minute (beat): forfeit idle seats, send due reminders, resend stuck e-mails."""
+    return deadlines.sweep()

@@ -1,0 +1,99 @@
+"""Time controls: when a turn must be played by, and what a turn costs a time bank.
+
+Two controls, chosen at the challenge (SchemingMind and OGS offer the same):
+
+* ``per_turn``: each turn must be played within ``days_per_turn`` days (1-14);
+* ``bank``: each seat has a bank of time, ``bank_initial_days`` at the start; a
+  turn spends what it took, then ``bank_increment_days`` are added, up to
+  ``bank_cap_days``.
+
+With ``weekend_pause`` the clock does not run on Saturdays and Sundays, counted
+in the time zone of the player whose clock it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+PER_TURN = "per_turn"
+BANK = "bank"
+CONTROLS = (PER_TURN, BANK)
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    control: str = PER_TURN
+    days_per_turn: int = 3
+    bank_initial_days: int = 7
+    bank_increment_days: int = 1
+    bank_cap_days: int = 14
+    weekend_pause: bool = False
+
+    def validate(self) -> str | None:
+        """Why this control is not allowed, or None."""
+        if self.control not in CONTROLS:
+            return f"time control must be one of {', '.join(CONTROLS)}"
+        if not 1 <= self.days_per_turn <= 14:
+            return "days_per_turn must be from 1 to 14"
+        if not (
+            1 <= self.bank_initial_days <= 60
+            and 0 <= self.bank_increment_days <= 14
+            and self.bank_initial_days <= self.bank_cap_days <= 60
+        ):
+            return "a time bank needs 1-60 initial days, 0-14 added per turn, a cap of up to 60"
+        return None
+
+    @property
+    def initial_bank(self) -> timedelta:
+        return timedelta(days=self.bank_initial_days)
+
+
+def _is_weekend(moment: datetime, zone: ZoneInfo) -> bool:
+    return moment.astimezone(zone).weekday() >= 5
+
+
+def _next_boundary(moment: datetime, zone: ZoneInfo) -> datetime:
+    """The next local midnight after ``moment``."""
+    local = moment.astimezone(zone)
+    midnight = local.replace(hour=0, minute=0, second=0, microsecond=0) + DAY
+    return midnight.astimezone(moment.tzinfo)
+
+
+def running_time(
+    start: datetime, end: datetime, *, weekend_pause: bool, zone: ZoneInfo
+) -> timedelta:
+    """How much of ``start``..``end`` the clock ran (weekends left out when paused)."""
+    if end <= start:
+        return timedelta(0)
+    if not weekend_pause:
+        return end - start
+    total = timedelta(0)
+    moment = start
+    while moment < end:
+        step_end = min(_next_boundary(moment, zone), end)
+        if not _is_weekend(moment, zone):
+            total += step_end - moment
+        moment = step_end
+    return total
+
+
+def deadline_after(
+    start: datetime, allowance: timedelta, *, weekend_pause: bool, zone: ZoneInfo
+) -> datetime:
+    """When ``allowance`` of running clock time has passed after ``start``."""
+    if not weekend_pause:
+        return start + allowance
+    left = allowance
+    moment = start
+    while True:
+        boundary = _next_boundary(moment, zone)
+        if _is_weekend(moment, zone):
+            moment = boundary
+            continue
+        if moment + left <= boundary:
+            return moment + left
+        left -= boundary - moment
+        moment = boundary

@@ -1,0 +1,154 @@
+"""Deadlines: turn clocks, reminders and idle-player timeouts, swept every minute.
+
+Deadlines are stored, indexed columns (``Game.deadline``, ``Game.reminder_at``); one
+beat task scans them every minute. Never a Celery task scheduled days ahead: with
+Redis such a task is redelivered after the visibility timeout. Every action
+re-checks the deadline under the game's row lock, so a move that lands in the same
+second as the sweep is never lost and never forfeited.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import profile_of
+from games.engine import BY_TIMEOUT, from_document
+
+from . import clocks
+from .models import Game, Notification
+from .notifications import LEASE, notify
+
+#: Outbox rows still pending this long after they were written are dispatched again.
+RESEND_AFTER = timedelta(minutes=2)
+SWEEP_BATCH = 500
+
+
+def _zone(game: Game, seat: int) -> ZoneInfo:
+    return ZoneInfo(profile_of(game.player_a if seat == 0 else game.player_b).time_zone)
+
+
+def start_turn(game: Game, seat: int, now: datetime) -> None:
+    """The clock of ``seat`` starts: set its deadline and first reminder (not saved)."""
+    control = game.clock()
+    allowance = (
+        timedelta(days=control.days_per_turn)
+        if control.control == clocks.PER_TURN
+        else (game.bank_a if seat == 0 else game.bank_b) or control.initial_bank
+    )
+    game.turn_started_at = now
+    game.deadline = clocks.deadline_after(
+        now, allowance, weekend_pause=control.weekend_pause, zone=_zone(game, seat)
+    )
+    game.reminder_at = next_reminder(game, seat, now)
+
+
+def charge_turn(game: Game, seat: int, now: datetime) -> None:
+    """Time bank: the turn just played costs its running time, then the increment is added."""
+    control = game.clock()
+    if control.control != clocks.BANK or game.turn_started_at is None:
+        return
+    spent = clocks.running_time(
+        game.turn_started_at, now, weekend_pause=control.weekend_pause, zone=_zone(game, seat)
+    )
+    bank = (game.bank_a if seat == 0 else game.bank_b) or control.initial_bank
+    bank = min(
+        max(bank - spent, timedelta(0)) + timedelta(days=control.bank_increment_days),
+        timedelta(days=control.bank_cap_days),
+    )
+    if seat == 0:
+        game.bank_a = bank
+    else:
+        game.bank_b = bank
+
+
+def next_reminder(game: Game, seat: int, now: datetime) -> datetime | None:
+    """The next of the player's reminder points (hours before the deadline) after ``now``."""
+    if game.deadline is None:
+        return None
+    user = game.player_a if seat == 0 else game.player_b
+    points = [game.deadline - timedelta(hours=h) for h in profile_of(user).reminder_hours]
+    future = [p for p in points if p > now]
+    return min(future) if future else None
+
+
+def timeout_game(game_id: int, now: datetime | None = None) -> bool:
+    """R8.6: the seat to move forfeits if its deadline has passed (checked under the lock)."""
+    from .services import TIMEOUT, log_event, save_position  # services import this module
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None or game.status != Game.Status.PLAYING:
+            return False
+        if game.deadline is None or game.deadline > now:
+            return False  # a move came in first
+        position = from_document(game.position)
+        seat = position.to_move
+        position.forfeit(seat, BY_TIMEOUT)
+        log_event(game, position, seat, TIMEOUT)
+        save_position(game, position)
+        return True
+
+
+def remind(game_id: int, now: datetime | None = None) -> bool:
+    """E-mail the seat to move that its deadline is near; schedule the next reminder."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .filter(pk=game_id)
+            .first()
+        )
+        if game is None or game.status != Game.Status.PLAYING:
+            return False
+        if game.reminder_at is None or game.reminder_at > now or game.deadline is None:
+            return False
+        seat = "AB".index(game.to_move)
+        left = game.deadline - now
+        notify(
+            "reminder",
+            user=game.player_a if seat == 0 else game.player_b,
+            game=game,
+            hours_left=max(1, round(left.total_seconds() / 3600)),
+        )
+        game.reminder_at = next_reminder(game, seat, now + timedelta(seconds=1))
+        game.save(update_fields=["reminder_at", "updated_at"])
+        return True
+
+
+def sweep(now: datetime | None = None) -> dict[str, int]:
+    """One pass of the minute sweep: timeouts, reminders, and outbox rows never sent."""
+    from .tasks import send_notification
+
+    now = now or timezone.now()
+    playing = Game.objects.filter(status=Game.Status.PLAYING)
+    due = list(playing.filter(deadline__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH])
+    timed_out = sum(timeout_game(pk, now) for pk in due)
+    reminders = list(
+        playing.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    reminded = sum(remind(pk, now) for pk in reminders)
+    stuck = list(
+        Notification.objects.filter(
+            status=Notification.Status.PENDING, created_at__lte=now - RESEND_AFTER
+        )
+        .union(
+            Notification.objects.filter(
+                status=Notification.Status.SENDING, claimed_at__lte=now - LEASE
+            )
+        )
+        .values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    for pk in stuck:
+        send_notification.delay(pk)
+    return {"timed_out": timed_out, "reminded": reminded, "resent": len(stuck)}
