@@ -115,10 +115,14 @@ def build_message(row: Notification) -> EmailMultiAlternatives:
         render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
     )
     if row.user is not None:
-        link = context["unsubscribe_link"]
-        message.extra_headers["List-Unsubscribe"] = f"<{link}>"
-        message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        _unsubscribe_headers(message, context["unsubscribe_link"])
     return message
+
+
+def _unsubscribe_headers(message: EmailMultiAlternatives, link: str) -> None:
+    """RFC 2369 and RFC 8058: mail clients show an unsubscribe button that POSTs here."""
+    message.extra_headers["List-Unsubscribe"] = f"<{link}>"
+    message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
 
 
 def email_context(row: Notification) -> dict[str, Any]:
@@ -156,3 +160,70 @@ def email_context(row: Notification) -> dict[str, Any]:
         context["challenger"] = row.challenge.challenger.get_username()
         context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
     return context
+
+
+DIGEST_LABELS = {
+    "invitation": "an invitation",
+    "your_turn": "your turn",
+    "reminder": "a deadline is near",
+    "timeout": "a game ended on time",
+    "game_over": "a game is over",
+    "stalemate_offer": "a stalemate offer",
+    "stop_called": "Stop! was called",
+}
+
+
+def send_digest(user_id: int) -> int:
+    """One e-mail listing the user's digest notifications; returns how many it covered."""
+    now = timezone.now()
+    ids = list(
+        Notification.objects.filter(user_id=user_id, status=Notification.Status.DIGEST)
+        .order_by("created_at")
+        .values_list("pk", flat=True)
+    )
+    claimed = Notification.objects.filter(pk__in=ids, status=Notification.Status.DIGEST).update(
+        status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+    )
+    if not claimed:
+        return 0
+    rows = list(
+        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING, claimed_at=now)
+        .select_related("user", "game", "challenge")
+        .order_by("created_at")
+    )
+    user = rows[0].user
+    assert user is not None
+    items = [
+        {
+            "label": DIGEST_LABELS.get(row.kind, row.kind),
+            "game": row.game_id,
+            "link": f"{settings.SITE_URL}/api/v1/games/{row.game_id}/" if row.game_id else "",
+            "when": row.created_at,
+        }
+        for row in rows
+    ]
+    unsubscribe_link = f"{settings.SITE_URL}/unsubscribe/{unsubscribe_token(user, 'digest')}/"
+    context: dict[str, Any] = {
+        "site_name": settings.SITE_NAME,
+        "player": profile_of(user).display_name or user.get_username(),
+        "items": items,
+        "unsubscribe_link": unsubscribe_link,
+    }
+    message = EmailMultiAlternatives(
+        render_to_string("emails/digest-subject.txt", context).strip(),
+        render_to_string("emails/digest-body.txt", context),
+        to=[user.email],
+    )
+    message.attach_alternative(render_to_string("emails/digest-body.html", context), "text/html")
+    _unsubscribe_headers(message, unsubscribe_link)
+    try:
+        message.send()
+    except OSError:
+        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
+            status=Notification.Status.DIGEST
+        )
+        raise
+    Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
+        status=Notification.Status.SENT, sent_at=timezone.now()
+    )
+    return len(rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from . import deadlines, notifications
+from .models import Notification
 
 
 @shared_task(  # type: ignore[untyped-decorator]
@@ -24,3 +25,23 @@ def send_notification(notification_id: int) -> bool:
 def sweep_deadlines() -> dict[str, int]:
     """Every minute (beat): forfeit idle seats, send due reminders, resend stuck e-mails."""
     return deadlines.sweep()
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=8)  # type: ignore[untyped-decorator]
+def send_digest(user_id: int) -> int:
+    return notifications.send_digest(user_id)
+
+
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
+def send_digests() -> int:
+    """Once a day (beat): one digest e-mail per player with digest notifications waiting."""
+    users = (
+        Notification.objects.filter(status=Notification.Status.DIGEST, user__isnull=False)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    count = 0
+    for user_id in users:
+        send_digest.delay(user_id)
+        count += 1
+    return count

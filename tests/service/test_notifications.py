@@ -13,7 +13,7 @@ from accounts.services import update_profile
 from games.engine import from_document
 from games.models import Game, Notification
 from games.services import offer_stalemate, play_moves, resign
-from games.tasks import send_notification
+from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
 
 from .conftest import mover_and_other
@@ -152,3 +152,29 @@ def test_the_unsubscribe_link_works_without_signing_in_and_only_on_post(
     waiting.profile.refresh_from_db()
     assert waiting.profile.notifications["your_turn"] == "never"
     assert anonymous.post("/unsubscribe/forged-token/").status_code == 404
+
+
+def test_the_daily_digest_gathers_what_waited_in_one_email(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    for player in (alice, bob):
+        update_profile(player, {"notifications": {"your_turn": "daily_digest"}})
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            end_turn(game, alice, bob)
+    assert not smtp_inbox.messages
+    assert send_digests() == 2
+    assert len(smtp_inbox.messages) == 2
+    body = text_of(smtp_inbox.to(alice.email)[0])
+    assert "your turn" in body and f"game {game.pk}" in body
+    assert not Notification.objects.filter(status="digest").exists()
+    assert send_digest(alice.pk) == 0  # nothing is sent twice
+    # The digest's unsubscribe link stops what the player had put in the digest.
+    link = str(smtp_inbox.to(alice.email)[0]["List-Unsubscribe"]).strip().strip("<>")
+    Client().post("/unsubscribe/" + link.split("/unsubscribe/")[1])
+    alice.profile.refresh_from_db()
+    assert alice.profile.notifications["your_turn"] == "never"
