@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -12,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import player_of
+from games.deadlines import start_vacation, vacation_days_left
 from rbank_site.openapi import errors
 from rbank_site.pagination import Pages
 
@@ -47,6 +49,14 @@ class MeSerializer(serializers.Serializer[dict[str, Any]]):
     email = serializers.EmailField(read_only=True)
     display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
     time_zone = serializers.CharField(max_length=64, required=False)
+    vacation_until = serializers.DateTimeField(read_only=True, allow_null=True)
+    vacation_days_left = serializers.IntegerField(read_only=True)
+    reminder_hours = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=336),
+        required=False,
+        max_length=5,
+        help_text="Hours before a deadline to be reminded (default [24, 2])",
+    )
     notifications = serializers.DictField(
         child=serializers.ChoiceField(choices=NOTIFICATION_MODES),
         required=False,
@@ -62,6 +72,9 @@ def _me(user: User) -> dict[str, Any]:
         "display_name": profile.display_name,
         "time_zone": profile.time_zone,
         "notifications": profile.notifications,
+        "reminder_hours": profile.reminder_hours,
+        "vacation_until": profile.vacation_until,
+        "vacation_days_left": vacation_days_left(profile, timezone.now()),
     }
 
 
@@ -88,6 +101,25 @@ class MeApi(APIView):
         data.is_valid(raise_exception=True)
         user = player_of(request)
         services.update_profile(user, dict(data.validated_data))
+        return Response(_me(user))
+
+
+class VacationSerializer(serializers.Serializer[dict[str, Any]]):
+    days = serializers.IntegerField(min_value=1, max_value=366)
+
+
+class VacationApi(APIView):
+    @extend_schema(
+        request=VacationSerializer,
+        responses={200: MeSerializer, **errors(400)},
+        examples=[OpenApiExample("A week away", value={"days": 7}, request_only=True), ME],
+        summary="Take vacation days: my clocks stop and my opponents are told",
+    )
+    def post(self, request: Request) -> Response:
+        data = VacationSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = player_of(request)
+        start_vacation(user, data.validated_data["days"])
         return Response(_me(user))
 
 

@@ -18,6 +18,7 @@ NOTIFICATION_EVENTS = (
     "game_over",
     "stalemate_offer",
     "stop_called",
+    "vacation",
 )
 NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
 
@@ -43,6 +44,11 @@ class Profile(models.Model):
     notifications = models.JSONField(default=default_notifications)
     #: Hours before a deadline at which to be reminded (default 24 h and 2 h).
     reminder_hours = models.JSONField(default=default_reminders)
+    #: Vacation: days a year (clocks stop), days taken in ``vacation_year``, and the end.
+    vacation_allowance_days = models.PositiveSmallIntegerField(default=30)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    vacation_until = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

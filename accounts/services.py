@@ -31,6 +31,8 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
                     400, "BAD_REQUEST", "time_zone must be an IANA name like Europe/Paris"
                 )
             profile.time_zone = changes["time_zone"]
+        if "reminder_hours" in changes:
+            profile.reminder_hours = sorted(set(changes["reminder_hours"]), reverse=True)
         if "notifications" in changes:
             wanted = changes["notifications"]
             if not isinstance(wanted, dict) or not all(

@@ -12,11 +12,15 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
+from accounts.models import Profile
 from accounts.services import profile_of
 from games.engine import BY_TIMEOUT, from_document
+from rbank_site.errors import ServiceError
 
 from . import clocks
 from .models import Game, Notification
@@ -34,16 +38,23 @@ def _zone(game: Game, seat: int) -> ZoneInfo:
 def start_turn(game: Game, seat: int, now: datetime) -> None:
     """The clock of ``seat`` starts: set its deadline and first reminder (not saved)."""
     control = game.clock()
+    profile = profile_of(game.player_a if seat == 0 else game.player_b)
     allowance = (
         timedelta(days=control.days_per_turn)
         if control.control == clocks.PER_TURN
         else (game.bank_a if seat == 0 else game.bank_b) or control.initial_bank
     )
-    game.turn_started_at = now
+    # On vacation the clock starts when the vacation ends.
+    away = profile.vacation_until
+    start = max(now, away) if away is not None else now
+    game.turn_started_at = start
     game.deadline = clocks.deadline_after(
-        now, allowance, weekend_pause=control.weekend_pause, zone=_zone(game, seat)
+        start,
+        allowance,
+        weekend_pause=control.weekend_pause,
+        zone=ZoneInfo(profile.time_zone),
     )
-    game.reminder_at = next_reminder(game, seat, now)
+    game.reminder_at = next_reminder(game, seat, now, profile)
 
 
 def charge_turn(game: Game, seat: int, now: datetime) -> None:
@@ -65,12 +76,14 @@ def charge_turn(game: Game, seat: int, now: datetime) -> None:
         game.bank_b = bank
 
 
-def next_reminder(game: Game, seat: int, now: datetime) -> datetime | None:
+def next_reminder(
+    game: Game, seat: int, now: datetime, profile: Profile | None = None
+) -> datetime | None:
     """The next of the player's reminder points (hours before the deadline) after ``now``."""
     if game.deadline is None:
         return None
-    user = game.player_a if seat == 0 else game.player_b
-    points = [game.deadline - timedelta(hours=h) for h in profile_of(user).reminder_hours]
+    profile = profile or profile_of(game.player_a if seat == 0 else game.player_b)
+    points = [game.deadline - timedelta(hours=h) for h in profile.reminder_hours]
     future = [p for p in points if p > now]
     return min(future) if future else None
 
@@ -152,3 +165,60 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     for pk in stuck:
         send_notification.delay(pk)
     return {"timed_out": timed_out, "reminded": reminded, "resent": len(stuck)}
+
+
+def vacation_days_left(profile: Profile, now: datetime) -> int:
+    used = profile.vacation_days_used if profile.vacation_year == now.year else 0
+    return max(0, profile.vacation_allowance_days - used)
+
+
+def start_vacation(user: User, days: int, now: datetime | None = None) -> Profile:
+    """Stop the player's clocks for ``days`` days, out of a yearly allowance.
+
+    Every game where it is the player's turn has its clock moved on by the vacation
+    (deadline, turn start, reminders: a time bank is not charged for it); a turn
+    that passes to the player during the vacation starts its clock when it ends
+    (``start_turn``). Opponents are told. Days taken are spent, even if the player
+    plays during the vacation.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
+        if profile.vacation_until is not None and profile.vacation_until > now:
+            raise ServiceError(409, "ON_VACATION", "you are already on vacation")
+        left = vacation_days_left(profile, now)
+        if not 1 <= days <= left:
+            raise ServiceError(
+                400, "BAD_REQUEST", f"you can take 1 to {left} vacation days this year"
+            )
+        if profile.vacation_year != now.year:
+            profile.vacation_year, profile.vacation_days_used = now.year, 0
+        profile.vacation_days_used += days
+        profile.vacation_until = now + timedelta(days=days)
+        profile.save()
+        pause = timedelta(days=days)
+        games = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("player_a", "player_b")
+            .filter(status=Game.Status.PLAYING)
+            .filter(Q(player_a=user) | Q(player_b=user))
+        )
+        for game in games:
+            seat = game.seat_of(user.pk)
+            assert seat is not None
+            if game.to_move == "AB"[seat] and game.deadline is not None:
+                game.deadline += pause
+                if game.turn_started_at is not None:
+                    game.turn_started_at += pause
+                game.reminder_at = next_reminder(game, seat, now)
+                game.version += 1
+                game.save(update_fields=["deadline", "turn_started_at", "reminder_at", "version"])
+            opponent = game.player_b if seat == 0 else game.player_a
+            notify(
+                "vacation",
+                user=opponent,
+                game=game,
+                until=profile.vacation_until.isoformat(),
+                days=days,
+            )
+        return profile

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),
+    path("api/v1/me/vacation/", accounts_api.VacationApi.as_view(), name="api-vacation"),
     path("api/v1/me/tokens/", accounts_api.TokenListApi.as_view(), name="api-tokens"),
     path(
         "api/v1/me/tokens/<int:token_id>/",

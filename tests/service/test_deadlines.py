@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -10,14 +10,15 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from accounts.services import update_profile
+from accounts.services import profile_of, update_profile
 from games.clocks import TimeControl
-from games.deadlines import remind, sweep, timeout_game
+from games.deadlines import remind, start_vacation, sweep, timeout_game, vacation_days_left
 from games.engine import from_document
 from games.models import Game, Notification
 from games.services import play_moves, start_game, start_match
+from rbank_site.errors import ServiceError
 
-from .conftest import mover_and_other
+from .conftest import client_for, mover_and_other
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +153,50 @@ def test_the_sweep_resends_outbox_rows_that_were_never_sent(
         assert sweep()["resent"] == 1
     row.refresh_from_db()
     assert row.status == "sent"
+
+
+def test_vacation_stops_the_players_clocks_and_tells_the_opponent(alice: User, bob: User) -> None:
+    with time_machine.travel("2026-11-23 09:00Z", tick=False):
+        game = start_game(alice, bob, seed=7, clock=TimeControl(days_per_turn=2))
+        mover, other = mover_and_other(game, alice, bob)
+        before = game.deadline
+        assert before is not None
+        start_vacation(mover, 5)
+    game.refresh_from_db()
+    assert game.deadline == before + timedelta(days=5)
+    assert Notification.objects.get(kind="vacation").user == other
+    with time_machine.travel("2026-11-26 09:00Z", tick=False):
+        assert sweep()["timed_out"] == 0  # past the old deadline, not the new one
+
+
+def test_a_turn_that_reaches_a_player_on_vacation_starts_when_it_ends(
+    alice: User, bob: User
+) -> None:
+    with time_machine.travel("2026-11-23 09:00Z", tick=False):
+        game = start_game(alice, bob, seed=8, clock=TimeControl(days_per_turn=2))
+        _, waiting = mover_and_other(game, alice, bob)
+        start_vacation(waiting, 3)
+        play_turn(game, alice, bob)
+    vacation_ends = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
+    assert game.deadline == vacation_ends + timedelta(days=2)
+
+
+def test_vacation_days_come_from_a_yearly_allowance(alice: User) -> None:
+    with time_machine.travel("2026-03-01 09:00Z", tick=False):
+        start_vacation(alice, 20)
+        assert vacation_days_left(profile_of(alice), timezone.now()) == 10
+    with (
+        time_machine.travel("2026-04-01 09:00Z", tick=False),
+        pytest.raises(ServiceError, match="1 to 10"),
+    ):
+        start_vacation(alice, 11)
+    with time_machine.travel("2027-01-02 09:00Z", tick=False):
+        start_vacation(alice, 30)  # a new year, a new allowance
+
+
+def test_vacation_through_the_api(alice: User) -> None:
+    client = client_for(alice)
+    body = client.post("/api/v1/me/vacation/", {"days": 3}, format="json").json()
+    assert body["vacation_until"] and body["vacation_days_left"] == 27
+    again = client.post("/api/v1/me/vacation/", {"days": 3}, format="json")
+    assert again.status_code == 409 and again.json()["error"] == "ON_VACATION"
