@@ -24,7 +24,7 @@ from rbank_site.errors import ServiceError
 
 from . import clocks
 from .models import Game, Notification
-from .notifications import LEASE, notify
+from .notifications import lease, notify
 
 #: Outbox rows still pending this long after they were written are dispatched again.
 RESEND_AFTER = timedelta(minutes=2)
@@ -157,7 +157,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         )
         .union(
             Notification.objects.filter(
-                status=Notification.Status.SENDING, claimed_at__lte=now - LEASE
+                status=Notification.Status.SENDING, claimed_at__lte=now - lease()
             )
         )
         .values_list("pk", flat=True)[:SWEEP_BATCH]

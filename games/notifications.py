@@ -27,9 +27,13 @@ from games.engine import from_document, view
 from .board_text import board_text
 from .models import Challenge, Game, Notification
 
-#: How long a claimed row belongs to the worker that claimed it (a dead worker's
-#: rows are taken up again after this).
-LEASE = timedelta(minutes=5)
+
+def lease() -> timedelta:
+    """How long a claimed row belongs to the worker that claimed it: a dead worker's
+    rows are taken up again after this (settings.NOTIFICATION_LEASE_SECONDS)."""
+    return timedelta(seconds=settings.NOTIFICATION_LEASE_SECONDS)
+
+
 UNSUBSCRIBE_SALT = "rbank.unsubscribe"
 
 
@@ -69,7 +73,7 @@ def claim(notification_id: int) -> bool:
     """Take the row for sending; False when another worker has it or it is done."""
     now = timezone.now()
     claimable = Q(status=Notification.Status.PENDING) | Q(
-        status=Notification.Status.SENDING, claimed_at__lt=now - LEASE
+        status=Notification.Status.SENDING, claimed_at__lt=now - lease()
     )
     return bool(
         Notification.objects.filter(claimable, pk=notification_id).update(

@@ -203,6 +203,7 @@ else:
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
+NOTIFICATION_LEASE_SECONDS = int(os.environ.get("NOTIFICATION_LEASE_SECONDS", "300"))
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -16,8 +16,14 @@ os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "
 from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users in tests
-EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-CELERY_TASK_ALWAYS_EAGER = True  # tasks run in the test process unless a test starts a worker
+# A worker started by a test in another process is told by the environment to use the
+# test's database and SMTP server, and to take its tasks from the broker.
+EMAIL_BACKEND = os.environ.get(
+    "RBANK_TEST_EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend"
+)
+CELERY_TASK_ALWAYS_EAGER = "RBANK_TEST_DATABASE_NAME" not in os.environ
+if "RBANK_TEST_DATABASE_NAME" in os.environ:
+    DATABASES["default"]["NAME"] = os.environ["RBANK_TEST_DATABASE_NAME"]  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared-cache memory: SQLite then waits for its write lock (the

@@ -40,7 +40,7 @@ def text_of(message: EmailMessage) -> str:
     return str(part.get_content())
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -49,7 +49,7 @@ def _free_port() -> int:
 @pytest.fixture
 def smtp_inbox(settings: Any) -> Iterator[Inbox]:
     inbox = Inbox()
-    port = _free_port()
+    port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

@@ -1,0 +1,153 @@
+"""A worker killed in the middle of sending: the e-mail still arrives, once.
+
+The worker runs as a process of its own, so that it can be killed outright
+(SIGKILL, as the kernel's OOM killer or a lost machine would). Its row stays
+claimed; once the claim's lease has run out, the minute sweep dispatches it again
+and a second worker sends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from django.conf import settings as django_settings
+from django.contrib.auth.models import User
+from django.db import connection
+
+from games.deadlines import sweep
+from games.models import Notification
+from games.services import start_game
+from games.tasks import send_notification
+from rbank_site.celery import app
+
+from .smtp import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class StallingInbox:
+    """Holds the first message's DATA until told to fail it; takes the others."""
+
+    def __init__(self) -> None:
+        self.stalled = threading.Event()
+        self.release = threading.Event()
+        self.received: list[bytes] = []
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if not self.stalled.is_set():
+            self.stalled.set()
+            while not self.release.is_set():
+                await asyncio.sleep(0.05)
+            return "451 the sender went away"  # never delivered
+        self.received.append(envelope.content if isinstance(envelope.content, bytes) else b"")
+        return "250 OK"
+
+
+def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
+        RBANK_TEST_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
+        EMAIL_HOST="127.0.0.1",
+        EMAIL_PORT=str(smtp_port),
+        NOTIFICATION_LEASE_SECONDS="2",
+    )
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "rbank_site",
+            "worker",
+            "--pool",
+            "solo",
+            "-Q",
+            queue,
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-l",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_until(condition: Any, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_email_whose_worker_was_killed_mid_send_arrives_once(settings: Any) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.NOTIFICATION_LEASE_SECONDS = 2
+    app.conf.task_always_eager = False
+    queue = f"tests-killed-{os.getpid()}"
+    options = django_settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    for key in ("data_folder_in", "processed_folder", "control_folder"):
+        if key in options:
+            Path(str(options[key])).mkdir(parents=True, exist_ok=True)
+    inbox = StallingInbox()
+    port = free_port()
+    smtp = Controller(inbox, hostname="127.0.0.1", port=port)
+    smtp.start()
+    workers: list[subprocess.Popen[bytes]] = []
+    default_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue  # the sweep's re-dispatch goes to our workers
+    try:
+        alice = User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
+        bob = User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
+        game = start_game(alice, bob, seed=12)
+        row = Notification.objects.create(
+            user=alice, email=alice.email, kind="stalemate_offer", game=game
+        )
+        workers.append(start_worker_process(queue, port))
+        send_notification.apply_async(args=[row.pk], queue=queue)
+        assert inbox.stalled.wait(60), "the first worker never reached the SMTP server"
+        workers[0].send_signal(signal.SIGKILL)  # dead in the middle of sending
+        workers[0].wait(10)
+        inbox.release.set()
+        row.refresh_from_db()
+        assert row.status == "sending"  # claimed by the dead worker
+
+        workers.append(start_worker_process(queue, port))
+        time.sleep(2.5)  # the dead worker's lease runs out
+        assert sweep()["resent"] == 1
+        assert wait_until(lambda: len(inbox.received) == 1), "the e-mail never arrived"
+        assert wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent")
+        assert sweep()["resent"] == 0
+        time.sleep(1)
+        assert len(inbox.received) == 1
+        assert b"alice@example.com" in inbox.received[0]
+    finally:
+        app.conf.task_default_queue = default_queue
+        app.conf.task_always_eager = True
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+                try:
+                    worker.wait(20)
+                except subprocess.TimeoutExpired:
+                    worker.kill()
+        smtp.stop()
