@@ -115,7 +115,11 @@ class Game(TimeControlFields):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "deadline"])]
+        # The minute sweep reads these two: each must find due games without a scan.
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["status", "reminder_at"]),
+        ]
 
     def __str__(self) -> str:
         return f"Game {self.pk}: {self.player_a} v {self.player_b}"

@@ -90,6 +90,7 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    VAR_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default needs no set-up
     # WAL lets the web process read while the worker writes; IMMEDIATE transactions
     # take the write lock up front, which is what select_for_update means elsewhere.
     DATABASES["default"]["OPTIONS"] = {
