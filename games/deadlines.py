@@ -88,19 +88,24 @@ def next_reminder(
     return min(future) if future else None
 
 
+def locked_playing_game(game_id: int) -> Game | None:
+    """The game, its row locked until the transaction ends, if it is still being played."""
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("player_a", "player_b")
+        .filter(pk=game_id, status=Game.Status.PLAYING)
+        .first()
+    )
+
+
 def timeout_game(game_id: int, now: datetime | None = None) -> bool:
     """R8.6: the seat to move forfeits if its deadline has passed (checked under the lock)."""
     from .services import TIMEOUT, log_event, save_position  # services import this module
 
     now = now or timezone.now()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("player_a", "player_b")
-            .filter(pk=game_id)
-            .first()
-        )
-        if game is None or game.status != Game.Status.PLAYING:
+        game = locked_playing_game(game_id)
+        if game is None:
             return False
         if game.deadline is None or game.deadline > now:
             return False  # a move came in first
@@ -116,13 +121,8 @@ def remind(game_id: int, now: datetime | None = None) -> bool:
     """E-mail the seat to move that its deadline is near; schedule the next reminder."""
     now = now or timezone.now()
     with transaction.atomic():
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("player_a", "player_b")
-            .filter(pk=game_id)
-            .first()
-        )
-        if game is None or game.status != Game.Status.PLAYING:
+        game = locked_playing_game(game_id)
+        if game is None:
             return False
         if game.reminder_at is None or game.reminder_at > now or game.deadline is None:
             return False

@@ -10,6 +10,7 @@ each card in the pack of the seat that dealt its pile.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from typing import Any, Final
@@ -110,7 +111,9 @@ class _Reader:
         letters = pack_letters if isinstance(pack_letters, str) else ""
         if letters and len(letters) != len(value):
             raise BadPosition(f"engine.packs for {where} does not match its cards")
-        try:  # the fast path: a document as to_document writes it
+        # The fast path: a document as to_document writes it. Anything else is read card
+        # by card below, to accept other spellings or to say what is wrong.
+        with contextlib.suppress(KeyError, TypeError):
             if letters:
                 bases = self.pack_bases
                 return [
@@ -118,8 +121,6 @@ class _Reader:
                     for letter, name in zip(letters, value, strict=True)
                 ]
             return [default_pack * 64 + _FACES[name] for name in value]
-        except (KeyError, TypeError):
-            pass  # read card by card below, to accept other spellings or say what is wrong
         cards = []
         for i, name in enumerate(value):
             pack = self.letters.find(letters[i]) if letters else default_pack

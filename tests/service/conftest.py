@@ -1,11 +1,15 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from games.engine import from_document
 from games.models import Game
-from games.services import start_game
+from games.services import play_moves, start_game
 
 
 @pytest.fixture
@@ -38,3 +42,29 @@ def client_for(user: User | None) -> APIClient:
 
 def mover_and_other(game: Game, alice: User, bob: User) -> tuple[User, User]:
     return (alice, bob) if game.to_move == "A" else (bob, alice)
+
+
+def play_turn(game: Game, alice: User, bob: User) -> list[str]:
+    """The seat to move plays a whole turn through the service: what the rules force
+    first, then turn and discard. Returns the moves."""
+    game.refresh_from_db()
+    mover, _ = mover_and_other(game, alice, bob)
+    position = from_document(game.position)
+    moves: list[str] = []
+    start = position.turns
+    while position.turns == start and not position.is_over:
+        legal = [str(m) for m in position.legal_moves()]
+        move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
+        position.play(move)
+        moves.append(move)
+    play_moves(game_id=game.pk, user=mover, moves=moves)
+    game.refresh_from_db()
+    return moves
+
+
+def make_broker_folders() -> None:
+    """The filesystem broker's folders (nothing to do with Redis)."""
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    for key in ("data_folder_in", "processed_folder", "control_folder"):
+        if key in options:
+            Path(str(options[key])).mkdir(parents=True, exist_ok=True)

@@ -15,27 +15,12 @@ from games.clocks import TimeControl
 from games.deadlines import remind, start_vacation, sweep, timeout_game, vacation_days_left
 from games.engine import from_document
 from games.models import Game, Notification
-from games.services import play_moves, start_game, start_match
+from games.services import start_game, start_match
 from rbank_site.errors import ServiceError
 
-from .conftest import client_for, mover_and_other
+from .conftest import client_for, mover_and_other, play_turn
 
 pytestmark = pytest.mark.django_db
-
-
-def play_turn(game: Game, alice: User, bob: User) -> None:
-    game.refresh_from_db()
-    mover, _ = mover_and_other(game, alice, bob)
-    position = from_document(game.position)
-    moves = []
-    start = position.turns
-    while position.turns == start:
-        legal = [str(m) for m in position.legal_moves()]
-        move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
-        position.play(move)
-        moves.append(move)
-    play_moves(game_id=game.pk, user=mover, moves=moves)
-    game.refresh_from_db()
 
 
 def test_a_new_game_has_a_deadline_and_a_first_reminder(alice: User, bob: User) -> None:

@@ -12,31 +12,15 @@ from django.test import Client
 from accounts.services import update_profile
 from games.engine import from_document
 from games.models import Game, Notification
-from games.services import offer_stalemate, play_moves, resign
+from games.services import offer_stalemate, resign
 from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
 
-from .conftest import mover_and_other
+from .conftest import mover_and_other, play_turn
 from .smtp import Inbox, smtp_inbox, text_of
 
 pytestmark = pytest.mark.django_db
 __all__ = ["smtp_inbox"]
-
-
-def end_turn(game: Game, alice: User, bob: User) -> list[str]:
-    """The seat to move plays a whole turn (compulsory moves, then turn and discard)."""
-    game.refresh_from_db()
-    mover, _ = mover_and_other(game, alice, bob)
-    position = from_document(game.position)
-    moves = []
-    start = position.turns
-    while position.turns == start:
-        legal = [str(m) for m in position.legal_moves()]
-        move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
-        position.play(move)
-        moves.append(move)
-    play_moves(game_id=game.pk, user=mover, moves=moves)
-    return moves
 
 
 def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
@@ -49,7 +33,7 @@ def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
     _, waiting = mover_and_other(game, alice, bob)
     update_profile(waiting, {"time_zone": "America/New_York"})
     with django_capture_on_commit_callbacks(execute=True):
-        moves = end_turn(game, alice, bob)
+        moves = play_turn(game, alice, bob)
     (message,) = smtp_inbox.to(waiting.email)
     body = text_of(message)
     assert "your turn" in str(message["Subject"]).lower()
@@ -73,7 +57,7 @@ def test_a_task_delivered_twice_sends_one_email(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False):
-        end_turn(game, alice, bob)
+        play_turn(game, alice, bob)
     row = Notification.objects.get(kind="your_turn")
     assert send_notification(row.pk) is True
     assert send_notification(row.pk) is False
@@ -88,7 +72,7 @@ def test_a_failing_smtp_server_leaves_the_row_to_retry(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     with django_capture_on_commit_callbacks(execute=False):
-        end_turn(game, alice, bob)
+        play_turn(game, alice, bob)
     row = Notification.objects.get(kind="your_turn")
     smtp_inbox.fail_next = 1
     with pytest.raises(OSError):
@@ -110,7 +94,7 @@ def test_preferences_never_and_digest_send_nothing_now(
     update_profile(waiting, {"notifications": {"your_turn": "never"}})
     update_profile(mover, {"notifications": {"game_over": "daily_digest"}})
     with django_capture_on_commit_callbacks(execute=True):
-        end_turn(game, alice, bob)
+        play_turn(game, alice, bob)
         resign(game_id=game.pk, user=waiting)
     assert not smtp_inbox.to(mover.email)
     assert str(smtp_inbox.to(waiting.email)[0]["Subject"]).startswith("Game")
@@ -140,7 +124,7 @@ def test_the_unsubscribe_link_works_without_signing_in_and_only_on_post(
 ) -> None:
     _, waiting = mover_and_other(game, alice, bob)
     with django_capture_on_commit_callbacks(execute=True):
-        end_turn(game, alice, bob)
+        play_turn(game, alice, bob)
     (message,) = smtp_inbox.to(waiting.email)
     link = str(message["List-Unsubscribe"]).strip().strip("<>")
     path = link.split("testserver")[-1].split("8000")[-1]
@@ -165,7 +149,7 @@ def test_the_daily_digest_gathers_what_waited_in_one_email(
         update_profile(player, {"notifications": {"your_turn": "daily_digest"}})
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
-            end_turn(game, alice, bob)
+            play_turn(game, alice, bob)
     assert not smtp_inbox.messages
     assert send_digests() == 2
     assert len(smtp_inbox.messages) == 2

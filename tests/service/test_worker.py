@@ -9,12 +9,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
-from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 
 from games.models import Notification
@@ -22,6 +20,7 @@ from games.services import offer_stalemate, start_game
 from games.tasks import send_notification
 from rbank_site.celery import app
 
+from .conftest import make_broker_folders
 from .smtp import Inbox, smtp_inbox
 
 __all__ = ["smtp_inbox"]
@@ -31,10 +30,7 @@ __all__ = ["smtp_inbox"]
 def worker(settings: Any) -> Iterator[None]:
     settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.task_always_eager = False
-    options = django_settings.CELERY_BROKER_TRANSPORT_OPTIONS
-    for key in ("data_folder_in", "processed_folder", "control_folder"):
-        if key in options:
-            Path(str(options[key])).mkdir(parents=True, exist_ok=True)
+    make_broker_folders()
     # A queue of this test process's own: parallel test processes share the broker
     # but not the database, and must not take each other's tasks.
     default_queue = app.conf.task_default_queue

@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
-from django.conf import settings as django_settings
 from django.contrib.auth.models import User
 from django.db import connection
 
@@ -31,6 +30,7 @@ from games.services import start_game
 from games.tasks import send_notification
 from rbank_site.celery import app
 
+from .conftest import make_broker_folders
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,10 +104,7 @@ def test_an_email_whose_worker_was_killed_mid_send_arrives_once(settings: Any) -
     settings.NOTIFICATION_LEASE_SECONDS = 2
     app.conf.task_always_eager = False
     queue = f"tests-killed-{os.getpid()}"
-    options = django_settings.CELERY_BROKER_TRANSPORT_OPTIONS
-    for key in ("data_folder_in", "processed_folder", "control_folder"):
-        if key in options:
-            Path(str(options[key])).mkdir(parents=True, exist_ok=True)
+    make_broker_folders()
     inbox = StallingInbox()
     port = free_port()
     smtp = Controller(inbox, hostname="127.0.0.1", port=port)
