@@ -74,7 +74,7 @@ def main() -> int:
         status = 1
         print("a part of the service stopped; stopping the rest", file=sys.stderr)
     except KeyboardInterrupt:
-        pass
+        status = 0  # Ctrl-C (or a signal) is the normal way to stop
     finally:
         _stop(list(procs.values()))
     return status

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -68,3 +70,13 @@ def make_broker_folders() -> None:
     for key in ("data_folder_in", "processed_folder", "control_folder"):
         if key in options:
             Path(str(options[key])).mkdir(parents=True, exist_ok=True)
+
+
+def wait_until(condition: Callable[[], object], seconds: float = 60) -> bool:
+    """Poll ``condition`` until it holds (work done by another thread or process)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False

@@ -49,31 +49,29 @@ def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
     assert Notification.objects.get(user=waiting, kind="your_turn").status == "sent"
 
 
-def test_a_task_delivered_twice_sends_one_email(
-    game: Game,
-    alice: User,
-    bob: User,
-    smtp_inbox: Inbox,
-    django_capture_on_commit_callbacks: Any,
-) -> None:
+@pytest.fixture
+def queued_turn_email(
+    game: Game, alice: User, bob: User, django_capture_on_commit_callbacks: Any
+) -> Notification:
+    """A "your turn" e-mail written to the outbox whose sending task has not run yet."""
     with django_capture_on_commit_callbacks(execute=False):
         play_turn(game, alice, bob)
-    row = Notification.objects.get(kind="your_turn")
+    return Notification.objects.get(kind="your_turn")
+
+
+def test_a_task_delivered_twice_sends_one_email(
+    queued_turn_email: Notification, smtp_inbox: Inbox
+) -> None:
+    row = queued_turn_email
     assert send_notification(row.pk) is True
     assert send_notification(row.pk) is False
     assert len(smtp_inbox.messages) == 1
 
 
 def test_a_failing_smtp_server_leaves_the_row_to_retry(
-    game: Game,
-    alice: User,
-    bob: User,
-    smtp_inbox: Inbox,
-    django_capture_on_commit_callbacks: Any,
+    queued_turn_email: Notification, smtp_inbox: Inbox
 ) -> None:
-    with django_capture_on_commit_callbacks(execute=False):
-        play_turn(game, alice, bob)
-    row = Notification.objects.get(kind="your_turn")
+    row = queued_turn_email
     smtp_inbox.fail_next = 1
     with pytest.raises(OSError):
         send_notification.run(row.pk)  # the task body; Celery retries it with backoff

@@ -20,7 +20,7 @@ from games.services import offer_stalemate, start_game
 from games.tasks import send_notification
 from rbank_site.celery import app
 
-from .conftest import make_broker_folders
+from .conftest import make_broker_folders, wait_until
 from .smtp import Inbox, smtp_inbox
 
 __all__ = ["smtp_inbox"]
@@ -49,23 +49,14 @@ def worker(settings: Any) -> Iterator[None]:
         app.conf.task_always_eager = True
 
 
-def wait_for(condition: Any, seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_sends_the_email_after_the_commit(worker: None, smtp_inbox: Inbox) -> None:
     alice = User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
     bob = User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
     game = start_game(alice, bob, seed=9)
     offer_stalemate(game_id=game.pk, user=alice)  # commits, then dispatches
-    assert wait_for(lambda: smtp_inbox.to("bob@example.com")), "no e-mail arrived"
-    assert wait_for(lambda: Notification.objects.get(kind="stalemate_offer").status == "sent")
+    assert wait_until(lambda: smtp_inbox.to("bob@example.com")), "no e-mail arrived"
+    assert wait_until(lambda: Notification.objects.get(kind="stalemate_offer").status == "sent")
 
 
 @pytest.mark.django_db(transaction=True)
@@ -78,7 +69,7 @@ def test_the_same_task_delivered_twice_sends_one_email(worker: None, smtp_inbox:
     )
     send_notification.delay(row.pk)
     send_notification.delay(row.pk)  # a redelivery: the row is claimed once
-    assert wait_for(lambda: smtp_inbox.to("alice@example.com"))
+    assert wait_until(lambda: smtp_inbox.to("alice@example.com"))
     time.sleep(2)  # time for the second delivery to be consumed
     assert len(smtp_inbox.to("alice@example.com")) == 1
     row.refresh_from_db()

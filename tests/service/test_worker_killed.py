@@ -30,7 +30,7 @@ from games.services import start_game
 from games.tasks import send_notification
 from rbank_site.celery import app
 
-from .conftest import make_broker_folders
+from .conftest import make_broker_folders, wait_until
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,15 +87,6 @@ def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-
-
-def wait_until(condition: Any, seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 @pytest.mark.django_db(transaction=True)
