@@ -39,3 +39,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         done = True
     label = "daily digest" if kind == DIGEST else kind.replace("_", " ")
     return render(request, "accounts/unsubscribe.html", {"kind": label, "done": done})
+
+
+def profile(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/profile.html", {})

@@ -19,6 +19,7 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import profile_of
@@ -26,6 +27,11 @@ from games.engine import from_document, view
 
 from .board_text import board_text
 from .models import Challenge, Game, Notification
+
+
+def game_link(game_id: int) -> str:
+    """The game's page: where a player lands from any e-mail about the game."""
+    return settings.SITE_URL + reverse("game", args=[game_id])
 
 
 def lease() -> timedelta:
@@ -146,7 +152,7 @@ def email_context(row: Notification) -> dict[str, Any]:
         seat = game.seat_of(user.pk if user else None)
         position = from_document(game.position)
         context["game"] = game
-        context["game_link"] = f"{settings.SITE_URL}/api/v1/games/{game.pk}/"
+        context["game_link"] = game_link(game.pk)
         context["board"] = board_text(view(position, seat))
         context["opponent"] = (
             (game.player_b if seat == 0 else game.player_a).get_username()
@@ -201,7 +207,7 @@ def send_digest(user_id: int) -> int:
         {
             "label": DIGEST_LABELS.get(row.kind, row.kind),
             "game": row.game_id,
-            "link": f"{settings.SITE_URL}/api/v1/games/{row.game_id}/" if row.game_id else "",
+            "link": game_link(row.game_id) if row.game_id else "",
             "when": row.created_at,
         }
         for row in rows

@@ -326,10 +326,14 @@ def log_event(game: Game, position: Position, seat: int, event: str) -> None:
     game.ply += 1
 
 
-def rebuild_position(game: Game) -> Position:
-    """Deal the game's seed and replay its log: must equal the stored snapshot."""
+def rebuild_position(game: Game, upto: int | None = None) -> Position:
+    """Deal the game's seed and replay its log (the first ``upto`` entries, or all of it):
+    the whole log must rebuild the stored snapshot."""
     position = deal(game.seed, get_rules(game.rules))
-    for record in game.moves.order_by("index"):
+    records = game.moves.order_by("index")
+    if upto is not None:
+        records = records.filter(index__lt=upto)
+    for record in records:
         seat = "AB".index(record.seat)
         if record.text == RESIGN:
             position.forfeit(seat, BY_RESIGNATION)

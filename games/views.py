@@ -1,17 +1,342 @@
-"""HTML views. The invitation link an e-mailed invitee follows lands here."""
+"""HTML pages: the lobby, the game table, the replay, the rules, the invitation link.
+
+Thin views, as the API's: read the request, call one service or selector, render.
+A page that changes the game posts a form; the table's script posts the same
+form with ``X-Requested-With: fetch`` and gets the table's HTML back instead of a
+redirect, so the page updates in place with or without JavaScript.
+"""
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
 
+from games.engine import PRESETS, from_document, seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges
+from . import challenges, selectors, services
+from .board import build_board, revealed_view
+from .forms import NewGameForm
+from .models import Challenge, Game
+
+
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # login_required has run
+    return request.user
+
+
+def _wants_fragment(request: HttpRequest) -> bool:
+    return request.headers.get("X-Requested-With") == "fetch"
+
+
+def _player_game(request: HttpRequest, game_id: int) -> tuple[Game, int]:
+    """The game and the user's seat; a stranger gets the page for a game that does not exist."""
+    try:
+        game = selectors.game_for(request.user, game_id)
+    except ServiceError:
+        raise Http404("no such game") from None
+    seat = game.seat_of(request.user.pk)
+    assert seat is not None
+    return game, seat
+
+
+# ---------------------------------------------------------------------------- lobby
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "games/welcome.html")
+    return _lobby(request, NewGameForm())
+
+
+def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    user = _user(request)
+    games = list(selectors.my_games(user, filter_="active"))
+    rows = [(game, game.seat_of(user.pk)) for game in games]
+    pending = challenges.challenges_for(user).filter(status=Challenge.Status.PENDING)
+    context = {
+        "my_turn": [(g, s) for g, s in rows if g.to_move == "AB"[s or 0]],
+        "waiting": [(g, s) for g, s in rows if g.to_move != "AB"[s or 0]],
+        "finished": list(
+            selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
+        ),
+        "received": [c for c in pending if c.opponent_id == user.pk],
+        "sent": [c for c in pending if c.challenger_id == user.pk],
+        "open": [c for c in pending if c.is_open and c.challenger_id != user.pk],
+        "form": form,
+    }
+    return render(request, "games/lobby.html", context, status=status)
+
+
+@login_required
+@require_POST
+def new_challenge(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if not form.is_valid():
+        return _lobby(request, form, status=400)
+    data = form.cleaned_data
+    opponent = data["opponent"]
+    try:
+        challenge = challenges.create_challenge(
+            _user(request),
+            opponent=None if "@" in opponent else opponent or None,
+            email=opponent if "@" in opponent else None,
+            is_open=not opponent,
+            rules=data["rules"],
+            match_target=data["match_target"],
+            clock=form.time_control(),
+        )
+    except ServiceError as exc:
+        form.add_error("opponent" if exc.status == 404 else None, exc.message)
+        return _lobby(request, form, status=exc.status)
+    if challenge.email:
+        messages.success(request, f"Invitation sent to {challenge.email}.")
+    elif challenge.is_open:
+        messages.success(request, "Your open challenge is waiting for a taker.")
+    else:
+        messages.success(request, f"Challenge sent to {opponent}.")
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> HttpResponse:
+    answer = {
+        "accept": challenges.accept_challenge,
+        "decline": challenges.decline_challenge,
+        "cancel": challenges.cancel_challenge,
+    }[action]
+    try:
+        challenge = answer(challenge_id, _user(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    if action == "accept" and challenge.game_id is not None:
+        return redirect("game", game_id=challenge.game_id)
+    messages.success(request, f"Challenge {challenge.status}.")
+    return redirect("lobby")
+
+
+# ----------------------------------------------------------------------- the game page
+
+
+def _last_turn_start(game: Game) -> int:
+    """The log index where the last finished turn began (what a player may step through)."""
+    return game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
+
+
+def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str, Any]:
+    position = from_document(game.position)
+    state = selectors.game_state(game, seat, position)
+    names = state["players"]
+    last = game.last_turn
+    board = build_board(
+        state["position"],
+        names=names,
+        legal_moves=state["legal_moves"],
+        last_turn=(last.get("seat"), last.get("moves", [])),
+    )
+    first_step = _last_turn_start(game)
+    finished = position.is_over
+    return {
+        "game": game,
+        "state": state,
+        "board": board,
+        "seat": "AB"[seat],
+        "opponent": names["AB"[1 - seat]],
+        "refusal": refusal,
+        "finished": finished,
+        "last_turn": last.get("moves", []),
+        "last_mover": names.get(last.get("seat", ""), ""),
+        "last_turn_steps": list(
+            zip(last.get("moves", []), range(first_step + 1, game.ply + 1), strict=False)
+        ),
+        "replay_from": first_step,
+        "offer_from_opponent": game.stalemate_offer == "AB"[1 - seat],
+        "offer_from_me": game.stalemate_offer == "AB"[seat],
+        "score": state["position"]["score"],
+        "winner": names.get(state["position"]["winner"] or "", None),
+    }
+
+
+@login_required
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, seat = _player_game(request, game_id)
+    return render(request, "games/game.html", _game_context(game, seat))
+
+
+@login_required
+@require_GET
+def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table alone, for the page's polling; 204 while the version is the one shown."""
+    game, seat = _player_game(request, game_id)
+    if request.GET.get("version") == str(game.version):
+        return HttpResponse(status=204)
+    return render(request, "games/_game.html", _game_context(game, seat))
+
+
+def _after_action(
+    request: HttpRequest, game_id: int, error: ServiceError | None, done: str = ""
+) -> HttpResponse:
+    """The table again: in place for the page's script, else a redirect (or the page
+    with the refusal, which loses nothing: the game was not changed)."""
+    game, seat = _player_game(request, game_id)
+    refusal = None if error is None else _refusal_text(error)
+    status = 200 if error is None else error.status
+    if _wants_fragment(request):
+        # The script asked for the table, and gets it: a refusal is part of the table
+        # (its message, in words), so the answer is 200 with the code in a header.
+        response = render(request, "games/_game.html", _game_context(game, seat, refusal))
+        if error is not None:
+            response["X-Refused"] = error.code
+        return response
+    if error is None:
+        if done:
+            messages.success(request, done)
+        return redirect("game", game_id=game.pk)
+    return render(request, "games/game.html", _game_context(game, seat, refusal), status=status)
+
+
+def _refusal_text(error: ServiceError) -> str:
+    if error.code == "STALE_VERSION":
+        return (
+            "The game has moved on since this page was loaded, so nothing was played. "
+            "Here is the table as it is now."
+        )
+    move = error.extra.get("move")
+    return f"{move}: {error.message}" if move else error.message
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version", "")
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
+
+
+@login_required
+@require_POST
+def play(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Play one move or several (written in the notation, separated by spaces)."""
+    moves = request.POST.get("moves", "").replace(",", " ").split()
+    error = None
+    try:
+        services.play_moves(
+            game_id=game_id,
+            user=_user(request),
+            moves=moves,
+            expected_version=_version(request),
+        )
+    except ServiceError as exc:
+        error = exc
+    return _after_action(request, game_id, error)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    error = None
+    if request.POST.get("confirm") != "yes":
+        error = ServiceError(400, "BAD_REQUEST", "tick the box to confirm that you resign")
+    else:
+        try:
+            services.resign(
+                game_id=game_id, user=_user(request), expected_version=_version(request)
+            )
+        except ServiceError as exc:
+            error = exc
+    return _after_action(request, game_id, error, "You resigned the game.")
+
+
+@login_required
+@require_POST
+def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
+    action = request.POST.get("action")
+    user = _user(request)
+    error = None
+    done = {
+        "offer": "Stalemate offered.",
+        "accept": "Stalemate agreed.",
+        "decline": "Offer declined.",
+    }.get(action or "", "")
+    try:
+        if action == "offer":
+            services.offer_stalemate(game_id=game_id, user=user)
+        elif action in ("accept", "decline"):
+            services.answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
+        else:
+            error = ServiceError(400, "BAD_REQUEST", "offer, accept or decline a stalemate")
+    except ServiceError as exc:
+        error = exc
+    return _after_action(request, game_id, error, done)
+
+
+# --------------------------------------------------------------- replay and export
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through the game. While it is played: the last turn and the one under way,
+    each step as the player saw the table then. Once over: every step from the deal,
+    every card face up."""
+    game, seat = _player_game(request, game_id)
+    finished = game.status != Game.Status.PLAYING
+    log = selectors.move_log(game)
+    first = (
+        0 if finished else game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
+    )
+    raw = request.GET.get("step", "")
+    step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else first
+    step = min(max(step, first), game.ply)
+    position = services.rebuild_position(game, upto=step)
+    seen = revealed_view(position) if finished else view(position, seat)
+    names = {"A": game.player_a.get_username(), "B": game.player_b.get_username()}
+    previous = log[step - 1] if step > 0 else None
+    board = build_board(
+        seen,
+        names=names,
+        last_turn=(previous["seat"], [previous["move"]]) if previous else (None, []),
+    )
+    context = {
+        "game": game,
+        "board": board,
+        "seat": "AB"[seat],
+        "step": step,
+        "first": first,
+        "last": game.ply,
+        "entries": log[first:],
+        "previous": previous,
+        "finished": finished,
+        "names": names,
+        "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
+        "score": seen["score"] if finished else None,
+        "final_score": from_document(game.position).score if finished else None,
+    }
+    return render(request, "games/replay.html", context)
+
+
+@login_required
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    game, _ = _player_game(request, game_id)
+    response = HttpResponse(selectors.export_game(game), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
+    return response
+
+
+# ------------------------------------------------------------------------ other pages
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "pages/rules.html", {"presets": sorted(PRESETS)})
 
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
@@ -23,16 +348,17 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     if not request.user.is_authenticated:
         query = urlencode({"next": request.get_full_path()})
         return redirect(f"{reverse('account_signup')}?{query}")
-    assert isinstance(request.user, User)
+    user = _user(request)
     error = None
     if request.method == "POST":
         answer = request.POST.get("answer")
         try:
             if answer == "accept":
-                challenge = challenges.accept_challenge(challenge.pk, request.user, token=token)
-                return redirect(f"/api/v1/games/{challenge.game_id}/")
+                challenge = challenges.accept_challenge(challenge.pk, user, token=token)
+                assert challenge.game_id is not None
+                return redirect("game", game_id=challenge.game_id)
             if answer == "decline":
-                challenge = challenges.decline_challenge(challenge.pk, request.user, token=token)
+                challenge = challenges.decline_challenge(challenge.pk, user, token=token)
         except ServiceError as exc:
             error = exc.message
     return render(request, "games/invitation.html", {"challenge": challenge, "error": error})

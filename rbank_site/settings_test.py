@@ -30,3 +30,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # row lock of select_for_update elsewhere) instead of failing at once.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
 ACCOUNT_RATE_LIMITS = False  # tests sign up many accounts from one address
+# Tests render pages without running collectstatic: plain storage, files found in the apps.
+STORAGES = {
+    **STORAGES,  # noqa: F405
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True

@@ -3,17 +3,19 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
-from accounts import views as accounts_views
-from games import api, views
+from games import api
+
+from . import views
 
 handler404 = "rbank_site.api_errors.not_found"
 handler500 = "rbank_site.api_errors.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("favicon.ico", views.favicon),
     path("accounts/", include("allauth.urls")),
-    path("invitations/<slug:token>/", views.invitation, name="invitation"),
-    path("unsubscribe/<str:token>/", accounts_views.unsubscribe, name="unsubscribe"),
+    path("", include("games.urls")),
+    path("", include("accounts.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),

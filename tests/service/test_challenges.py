@@ -128,7 +128,7 @@ def test_an_email_invitation_signs_the_invitee_up_and_lands_them_in_the_game(
     assert page.status_code == 200 and b"alice invites you to play" in page.content
     accepted = browser.post(path, {"answer": "accept"})
     game = Game.objects.get()
-    assert accepted["Location"] == f"/api/v1/games/{game.pk}/"
+    assert accepted["Location"] == f"/games/{game.pk}/"
     assert game.player_b.get_username() == "dora"
 
 

@@ -40,7 +40,7 @@ def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
     assert " ".join(moves) in body
     assert "You (" in body and "Opponent (" in body  # the board from the recipient's seat
     assert re.search(r"E[SD]T", body), "the deadline in the recipient's time zone"
-    assert f"/api/v1/games/{game.pk}/" in body
+    assert f"/games/{game.pk}/" in body and f"/api/v1/games/{game.pk}/" not in body
     assert str(message["List-Unsubscribe"]).strip().startswith("<http")
     assert str(message["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
     game.refresh_from_db()

@@ -1,0 +1,259 @@
+"""The card table as the pages draw it, built from a seat's view, never from a position.
+
+Everything here starts from ``games.engine.view`` (or, once a game is over,
+``revealed_view``), so a page can only show what that seat may see.
+
+Layout decisions (docs/pages.md): the viewer sits at the bottom and the opponent
+at the top (a spectator or a finished game puts A at the bottom); houses H1-H4
+are on the left, H5-H8 on the right, for both players, so a pile has one place
+whoever looks; the foundations are in the middle, two by two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.engine import Position, card_name, parse_card, view
+from games.engine.cards import SUIT_SYMBOLS, card_words, is_red, rank_of, suit_of
+
+RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+@dataclass(frozen=True)
+class CardFace:
+    code: str  # the notation's name, e.g. "7H"
+    rank: str  # what the corner shows: "7", "10", "Q"
+    suit: str  # the suit's symbol
+    words: str  # for screen readers: "seven of hearts"
+    red: bool
+
+
+def card_face(code: str) -> CardFace:
+    card = parse_card(code)
+    if code == "JK":
+        return CardFace(code, "★", "", "joker", False)
+    return CardFace(
+        code,
+        RANK_LABELS[rank_of(card)],
+        SUIT_SYMBOLS[suit_of(card)],
+        card_words(card),
+        is_red(card),
+    )
+
+
+@dataclass
+class Pile:
+    id: str  # unique on the page: F1, H3, RA, WB, CA, HANDB
+    label: str  # "House 3", "Bob's reserve"
+    cards: list[CardFace] = field(default_factory=list)  # face-up cards drawn, bottom to top
+    count: int = 0  # cards in the pile, face-down ones included
+    move_name: str = ""  # how a move by the viewer names this pile: "H3", "R", "OW"
+    back: str = ""  # "a" or "b": draw a face-down back of that seat's pack on top
+    moved: bool = False  # touched by the last turn
+    fanned: bool = False  # houses: every card shows; other piles show their top
+
+    @property
+    def top(self) -> CardFace | None:
+        return self.cards[-1] if self.cards else None
+
+    @property
+    def spoken(self) -> str:
+        """The pile in words for the button's accessible name."""
+        if self.back and not self.cards:
+            what = f"{self.count} face-down cards" if self.count else "empty"
+        elif self.top is None:
+            what = "empty"
+        elif self.fanned and len(self.cards) > 1:
+            what = ", ".join(c.words for c in reversed(self.cards))
+            what = f"{what} (the first is the outermost)"
+        else:
+            what = self.top.words
+            if self.count > 1:
+                what += f", {self.count} cards"
+        marker = "; moved in the last turn" if self.moved else ""
+        return f"{self.label}: {what}{marker}"
+
+
+@dataclass
+class SeatPanel:
+    letter: str
+    name: str
+    is_viewer: bool
+    to_move: bool
+    reserve: Pile
+    hand: Pile
+    waste: Pile
+    turned: Pile
+    count: int  # cards left in reserve, hand and waste (R8.2)
+    waste_cards: list[CardFace] = field(default_factory=list)  # the viewer's own, spread
+
+
+@dataclass
+class Board:
+    rows: list[tuple[Pile | None, list[Pile], Pile | None]]
+    top: SeatPanel
+    bottom: SeatPanel
+    legal_moves: list[str]  # relative notation, for the viewer when it is their turn
+    can_turn: bool
+    can_discard: bool
+    can_end: bool
+    revealed: dict[str, dict[str, list[CardFace]]] | None  # a finished game's face-down cards
+
+    @property
+    def piles(self) -> Iterable[Pile]:
+        for left, foundations, right in self.rows:
+            yield from (p for p in (left, *foundations, right) if p is not None)
+        for panel in (self.top, self.bottom):
+            yield from (panel.reserve, panel.hand, panel.waste, panel.turned)
+
+
+def revealed_view(position: Position) -> dict[str, Any]:
+    """A spectator's view plus every face-down card: for finished games only."""
+    out = view(position)
+    for letter, seat in zip(position.rules.seat_names, position.seats, strict=True):
+        out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve]
+        out[letter]["hand"]["cards"] = [card_name(c) for c in seat.hand]
+        out[letter]["waste"]["cards"] = [card_name(c) for c in seat.waste]
+    return out
+
+
+def _absolute(name: str, mover: str, other: str) -> str:
+    """A pile named in a move by ``mover`` as the page's pile id."""
+    if name.startswith("F") or name.startswith("H"):
+        return name
+    return {"R": "R" + mover, "W": "W" + mover, "C": "C" + mover}.get(
+        name, {"OR": "R" + other, "OW": "W" + other}.get(name, name)
+    )
+
+
+def moved_piles(moves: list[str], mover: str | None) -> set[str]:
+    """Page ids of the piles a turn's moves took cards from or put cards on."""
+    if not mover:
+        return set()
+    other = "B" if mover == "A" else "A"
+    touched = set()
+    for move in moves:
+        if move == "T":
+            touched |= {"HAND" + mover, "C" + mover}
+        elif "-" in move:
+            touched |= {_absolute(part, mover, other) for part in move.split("-")}
+    return touched
+
+
+def build_board(
+    seen: dict[str, Any],
+    *,
+    names: dict[str, str],
+    legal_moves: list[str] | None = None,
+    last_turn: tuple[str | None, list[str]] = (None, []),
+) -> Board:
+    """The table from a view (``games.engine.view`` or ``revealed_view``)."""
+    viewer = seen["viewer"]
+    bottom_letter = viewer or "A"
+    top_letter = "B" if bottom_letter == "A" else "A"
+    moved = moved_piles(last_turn[1], last_turn[0])
+    moves = legal_moves or []
+
+    def relative(letter: str, own: str, opponent: str) -> str:
+        # Only the viewer ever moves from this page, so names are relative to them.
+        if viewer is None:
+            return ""
+        return own if letter == viewer else opponent
+
+    def panel(letter: str) -> SeatPanel:
+        seat = seen[letter]
+        who = names[letter]
+        reserve = seat["reserve"]
+        reserve_pile = Pile(
+            "R" + letter,
+            f"{who}'s reserve",
+            [card_face(reserve["top"])] if reserve["top"] else [],
+            reserve["count"],
+            relative(letter, "R", "OR"),
+            back=letter.lower() if reserve["count"] > 1 else "",
+        )
+        hand = Pile(
+            "HAND" + letter,
+            f"{who}'s hand",
+            count=seat["hand"]["count"],
+            back=letter.lower(),
+            move_name="T" if letter == viewer else "",
+        )
+        waste = seat["waste"]
+        waste_pile = Pile(
+            "W" + letter,
+            f"{who}'s waste",
+            [card_face(waste["top"])] if waste["top"] else [],
+            waste["count"],
+            relative(letter, "W", "OW"),
+        )
+        turned = Pile(
+            "C" + letter,
+            f"{who}'s turned card",
+            [card_face(seat["turned"])] if seat["turned"] else [],
+            1 if seat["turned"] else 0,
+            "C" if letter == viewer else "",
+        )
+        for pile in (reserve_pile, hand, waste_pile, turned):
+            pile.moved = pile.id in moved
+        return SeatPanel(
+            letter=letter,
+            name=who,
+            is_viewer=letter == viewer,
+            to_move=seen["status"] == "playing" and seen["to_move"] == letter,
+            reserve=reserve_pile,
+            hand=hand,
+            waste=waste_pile,
+            turned=turned,
+            count=seat["count"],
+            waste_cards=[card_face(c) for c in waste.get("cards", [])],
+        )
+
+    def pile(kind: str, index: int, cards: list[str]) -> Pile:
+        pid = f"{kind}{index + 1}"
+        label = ("Foundation " if kind == "F" else "House ") + str(index + 1)
+        shown = cards if kind == "H" else cards[-1:]
+        return Pile(
+            pid,
+            label,
+            [card_face(c) for c in shown],
+            len(cards),
+            pid if viewer else "",
+            moved=pid in moved,
+            fanned=kind == "H",
+        )
+
+    houses = [pile("H", i, cards) for i, cards in enumerate(seen["houses"])]
+    foundations = [pile("F", i, cards) for i, cards in enumerate(seen["foundations"])]
+    half = (len(houses) + 1) // 2
+    left, right = houses[:half], houses[half:]
+    depth = max(half, (len(foundations) + 1) // 2)
+    rows = [
+        (
+            left[i] if i < len(left) else None,
+            foundations[2 * i : 2 * i + 2],
+            right[i] if i < len(right) else None,
+        )
+        for i in range(depth)
+    ]
+    revealed = None
+    if "cards" in seen[bottom_letter]["reserve"]:
+        revealed = {
+            letter: {
+                part: [card_face(c) for c in seen[letter][part]["cards"]]
+                for part in ("reserve", "hand", "waste")
+            }
+            for letter in (bottom_letter, top_letter)
+        }
+    return Board(
+        rows=rows,
+        top=panel(top_letter),
+        bottom=panel(bottom_letter),
+        legal_moves=moves,
+        can_turn="T" in moves,
+        can_discard="C-W" in moves,
+        can_end="E" in moves,
+        revealed=revealed,
+    )

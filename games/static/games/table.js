@@ -1,0 +1,187 @@
+// The game page: pick a card and a destination (click, keyboard or drag), post the
+// move, swap in the table the server sends back; poll while the opponent plays;
+// count the deadline down. Every action is a plain form underneath, so the page
+// also works without this script.
+(() => {
+  "use strict";
+  const game = document.getElementById("game");
+  if (!game) return;
+  let selected = null;
+
+  const state = () => document.getElementById("game-state");
+  const legalMoves = () => {
+    const data = document.getElementById("legal-moves");
+    return data ? JSON.parse(data.textContent) : [];
+  };
+  const say = (text) => {
+    const hint = document.getElementById("hint");
+    if (hint) hint.textContent = text;
+  };
+  const pileName = (pile) => pile.getAttribute("aria-label").split(":")[0];
+
+  function clearSelection() {
+    if (selected) {
+      selected.classList.remove("selected");
+      selected.removeAttribute("aria-pressed");
+    }
+    for (const pile of game.querySelectorAll(".pile.target")) {
+      pile.classList.remove("target");
+      pile.removeAttribute("aria-description");
+    }
+    selected = null;
+  }
+
+  function select(pile) {
+    clearSelection();
+    selected = pile;
+    pile.classList.add("selected");
+    pile.setAttribute("aria-pressed", "true");
+    const moves = legalMoves();
+    let targets = 0;
+    for (const other of game.querySelectorAll("button.pile[data-name]")) {
+      if (moves.includes(`${pile.dataset.name}-${other.dataset.name}`)) {
+        other.classList.add("target");
+        other.setAttribute("aria-description", "a legal destination");
+        targets += 1;
+      }
+    }
+    say(
+      targets
+        ? `${pileName(pile)} picked up: choose where it goes (${targets} legal place${targets > 1 ? "s" : ""}, marked ▼). Escape cancels.`
+        : `${pileName(pile)} picked up, but it has no legal move now. Escape cancels.`,
+    );
+  }
+
+  async function post(form, submitter, moves) {
+    const data = new FormData(form, submitter);
+    if (moves !== undefined) data.set("moves", moves);
+    const focused = document.activeElement && document.activeElement.id;
+    let response;
+    try {
+      response = await fetch(form.action, {
+        method: "POST",
+        body: data,
+        headers: { "X-Requested-With": "fetch" },
+        credentials: "same-origin",
+      });
+    } catch (error) {
+      say("The server could not be reached: nothing was played. Check your connection and try again.");
+      return;
+    }
+    const type = response.headers.get("Content-Type") || "";
+    if (!type.startsWith("text/html") || response.status >= 500) {
+      say(`The server answered ${response.status}: nothing was played. Reload the page.`);
+      return;
+    }
+    swap(await response.text(), focused);
+  }
+
+  function swap(html, focusedId) {
+    selected = null;
+    game.innerHTML = html;
+    const refusal = document.getElementById("refusal");
+    const again = focusedId && document.getElementById(focusedId);
+    if (again) again.focus();
+    else if (refusal) refusal.focus();
+    countdown();
+  }
+
+  function play(moves) {
+    const form = document.getElementById("move-form");
+    if (form) post(form, null, moves);
+  }
+
+  game.addEventListener("click", (event) => {
+    const pile = event.target.closest("button.pile[data-name]");
+    if (!pile) return;
+    event.preventDefault();
+    const name = pile.dataset.name;
+    if (name === "T") {
+      clearSelection();
+      play("T");
+    } else if (selected === pile) {
+      clearSelection();
+      say("Cancelled.");
+    } else if (selected) {
+      const move = `${selected.dataset.name}-${name}`;
+      clearSelection();
+      play(move);
+    } else if (pile.querySelector(".card:not(.back)")) {
+      select(pile);
+    }
+  });
+
+  game.addEventListener("submit", (event) => {
+    const form = event.target.closest("form.js-action");
+    if (!form) return;
+    event.preventDefault();
+    clearSelection();
+    post(form, event.submitter);
+  });
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected) {
+      clearSelection();
+      say("Cancelled.");
+    } else if (
+      (event.key === "t" || event.key === "T") &&
+      !event.target.closest("input, textarea, select") &&
+      legalMoves().includes("T")
+    ) {
+      play("T");
+    }
+  });
+
+  // Drag and drop: the same two steps as two clicks.
+  game.addEventListener("dragstart", (event) => {
+    const pile = event.target.closest("button.pile[data-name]");
+    if (!pile || pile.dataset.name === "T") return;
+    select(pile);
+    event.dataTransfer.setData("text/plain", pile.dataset.name);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  game.addEventListener("dragover", (event) => {
+    if (selected && event.target.closest("button.pile[data-name]")) event.preventDefault();
+  });
+  game.addEventListener("drop", (event) => {
+    const pile = event.target.closest("button.pile[data-name]");
+    if (!pile || !selected || pile === selected) return;
+    event.preventDefault();
+    const move = `${selected.dataset.name}-${pile.dataset.name}`;
+    clearSelection();
+    play(move);
+  });
+
+  // While the opponent plays, ask now and then whether the game has moved on.
+  async function poll() {
+    const current = state();
+    if (current && current.dataset.playing === "1" && current.dataset.myTurn === "0" && !document.hidden) {
+      try {
+        const url = `${current.dataset.tableUrl}?version=${current.dataset.version}`;
+        const response = await fetch(url, { headers: { "X-Requested-With": "fetch" } });
+        if (response.status === 200) swap(await response.text(), null);
+      } catch (error) {
+        // Offline for a moment: the next poll tries again.
+      }
+    }
+    window.setTimeout(poll, 20000);
+  }
+  window.setTimeout(poll, 20000);
+
+  function countdown() {
+    for (const time of game.querySelectorAll("time[data-deadline]")) {
+      const left = Math.max(0, Date.parse(time.dataset.deadline) - Date.now());
+      const s = Math.floor(left / 1000);
+      const d = Math.floor(s / 86400);
+      const hms = [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60]
+        .map((n) => String(n).padStart(2, "0"))
+        .join(":");
+      const when = new Date(time.dataset.deadline).toLocaleString([], {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+      });
+      time.textContent = left ? `${when} (${d ? `${d} d ` : ""}${hms} left)` : `${when} (time is up)`;
+    }
+  }
+  countdown();
+  window.setInterval(countdown, 1000);
+})();

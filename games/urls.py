@@ -1,0 +1,28 @@
+"""The HTML pages of the game: lobby, game table, replay, rules."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("rules/", views.rules, name="rules"),
+    path("challenges/new/", views.new_challenge, name="challenge-new"),
+    *(
+        path(
+            f"challenges/<int:challenge_id>/{action}/",
+            views.answer_challenge,
+            {"action": action},
+            name=f"challenge-{action}",
+        )
+        for action in ("accept", "decline", "cancel")
+    ),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/table/", views.game_fragment, name="game-table"),
+    path("games/<int:game_id>/play/", views.play, name="game-play"),
+    path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
+    path("games/<int:game_id>/stalemate/", views.stalemate, name="game-stalemate"),
+    path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
+    path("games/<int:game_id>/export.txt", views.export, name="game-export"),
+    path("invitations/<slug:token>/", views.invitation, name="invitation"),
+]

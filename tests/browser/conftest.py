@@ -1,0 +1,138 @@
+"""Browser tests: Playwright driving Debian's Chromium against a live test server."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playwright
+
+from games.models import Game
+from games.services import start_game
+
+# Playwright's sync API runs an event loop in the test's thread; the ORM calls the
+# tests make between browser steps are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+# As root, on a machine with no network: no sandbox, no calls home.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PASSWORD = "a-long-test-password"
+
+#: Alice (A) to move, with one move of each kind in reach: H1-F1 (a foundation
+#: move), R-H1 (the reserve fills the space), H3-H2 (a house move), T, then C-W.
+PLAYABLE_TURN: dict[str, Any] = {
+    "format": "rbank-position/1",
+    "rules": "pagat",
+    "to_move": "A",
+    "foundations": [[] for _ in range(8)],
+    "houses": [["AS"], ["9D"], ["TS", "8C"], ["KH"], ["5S"], ["QC"], ["3D"], ["JH"]],
+    "A": {"reserve": ["4C", "TD", "7S"], "hand": ["2H", "QD"], "waste": [], "turned": None},
+    "B": {"reserve": ["6C", "KS"], "hand": ["9H"], "waste": ["3C"], "turned": None},
+    "status": "playing",
+    "winner": None,
+    "score": None,
+}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail("the browser tests need Debian's chromium: apt-get install chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def player(name: str) -> User:
+    """A player who can sign in: the e-mail address is verified, as allauth requires."""
+    user = User.objects.create_user(name, f"{name}@example.com", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+@pytest.fixture
+def players(transactional_db: None) -> tuple[User, User]:
+    return player("alice"), player("bob")
+
+
+@pytest.fixture
+def playable_game(players: tuple[User, User]) -> Game:
+    """A game whose table is PLAYABLE_TURN (its log starts there, not at a deal)."""
+    game = start_game(*players, seed=1)
+    game.position = PLAYABLE_TURN
+    game.to_move = "A"
+    game.save()
+    return game
+
+
+class Console:
+    """Every JavaScript error a page reports; a test ends by asserting there were none."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page: Page) -> Page:
+        page.on("console", self._message)
+        page.on("pageerror", self._exception)
+        return page
+
+    def _message(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def _exception(self, error: Error) -> None:
+        self.errors.append(str(error))
+
+
+@pytest.fixture
+def console() -> Console:
+    return Console()
+
+
+@pytest.fixture
+def new_page(browser: Browser, live_server: Any, console: Console) -> Iterator[Any]:
+    """Pages in fresh browser contexts (one per player), at a given width."""
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900) -> Page:
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return console.watch(context.new_page())
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def sign_in(page: Page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url("**/")
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

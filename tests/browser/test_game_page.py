@@ -1,0 +1,151 @@
+"""The game page in a real browser: sign in, play a whole turn by clicking, see refusals."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from games.engine import from_document
+from games.models import Game
+from games.services import start_game
+from tests.service.conftest import mover_and_other, play_turn
+
+from .conftest import Console, screenshot, sign_in
+
+
+def card_on(page: Page, pile: str, card: str) -> None:
+    expect(page.locator(f"#pile-{pile} [data-card='{card}']")).to_be_visible()
+
+
+def click_move(page: Page, source: str, destination: str) -> None:
+    page.click(f"#pile-{source}")
+    page.click(f"#pile-{destination}")
+
+
+def test_a_whole_turn_by_clicking(
+    playable_game: Game, new_page: Any, console: Console, players: tuple[User, User]
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.get_by_role("link", name="bob").click()
+    expect(page.locator(".status")).to_contain_text("Your turn")
+    screenshot(page, "board-1280")
+
+    # A foundation move: pick up the ace, the foundations light up, put it on F1.
+    page.click("#pile-H1")
+    expect(page.locator("#pile-H1")).to_have_class(re.compile(r"\bselected\b"))
+    expect(page.locator("#pile-F1")).to_have_class(re.compile(r"\btarget\b"))
+    page.click("#pile-F1")
+    card_on(page, "F1", "AS")
+
+    # The reserve fills the space, then a house move: the 8♣ onto the 9♦.
+    click_move(page, "RA", "H1")
+    card_on(page, "H1", "7S")
+    card_on(page, "RA", "TD")  # the next reserve card is turned face up
+    click_move(page, "H3", "H2")
+    card_on(page, "H2", "8C")
+
+    # An illegal click: the engine's refusal, in words; nothing moves.
+    click_move(page, "H2", "H4")
+    expect(page.locator("#refusal")).to_contain_text("cannot go on the K♥")
+    card_on(page, "H2", "8C")
+
+    # Turn a card, then discard it: the turn passes to bob.
+    page.get_by_role("button", name="Turn a card").click()
+    card_on(page, "CA", "QD")
+    page.get_by_role("button", name="Discard to my waste").click()
+    expect(page.locator(".status")).to_contain_text("Waiting for bob")
+    card_on(page, "WA", "QD")
+
+    playable_game.refresh_from_db()
+    assert playable_game.to_move == "B"
+    assert playable_game.last_turn["moves"] == ["H1-F1", "R-H1", "H3-H2", "T", "C-W"]
+    assert from_document(playable_game.position).seats[0].waste != []
+    assert console.errors == []
+
+
+def test_keyboard_and_drag_and_drop(playable_game: Game, new_page: Any, console: Console) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    # Keyboard: Enter picks up, Escape puts down, Enter on a destination plays.
+    page.focus("#pile-H1")
+    page.keyboard.press("Enter")
+    expect(page.locator("#pile-H1")).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Escape")
+    expect(page.locator("#pile-H1")).not_to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Enter")
+    page.focus("#pile-F3")
+    page.keyboard.press("Enter")
+    card_on(page, "F3", "AS")
+    # Drag and drop: the reserve's 7♠ into the space.
+    page.drag_and_drop("#pile-RA", "#pile-H1")
+    card_on(page, "H1", "7S")
+    # Typed notation, several moves at once.
+    page.fill("#moves-input", "H3-H2 T")
+    page.press("#moves-input", "Enter")
+    card_on(page, "CA", "QD")
+    assert console.errors == []
+
+
+def test_phone_width(playable_game: Game, new_page: Any, console: Console) -> None:
+    page = new_page(360, 780)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide at 360px"
+    screenshot(page, "board-360")
+    click_move(page, "H1", "F1")
+    card_on(page, "F1", "AS")
+    assert console.errors == []
+
+
+def test_the_opponents_last_turn_step_by_step(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    moves = play_turn(game, alice, bob)
+    _, waiting = mover_and_other(game, alice, bob)
+    page = new_page(1280)
+    sign_in(page, waiting.get_username())
+    page.goto(f"/games/{game.pk}/")
+    last_turn = page.locator(".last-turn")
+    expect(last_turn.locator("code")).to_have_text(moves)
+    assert page.locator(".pile.moved").count() >= 1  # the piles it touched are marked
+
+    last_turn.get_by_role("link", name="Replay it step by step").click()
+    start = game.ply - len(moves)
+    expect(page.locator("nav.controls")).to_contain_text(f"Step {start} of {game.ply}")
+    for step, move in enumerate(moves, start + 1):
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("nav.controls")).to_contain_text(f"Step {step} of {game.ply}")
+        expect(page.locator("nav.controls code")).to_have_text(move)
+    assert page.locator("#next-step").count() == 0  # the last step is the table as it is
+    assert console.errors == []
+
+
+def test_every_card_and_pile_has_a_name_in_words(
+    playable_game: Game, new_page: Any, console: Console
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    piles = page.locator(".pile")
+    assert piles.count() >= 24  # 8 houses, 8 foundations, 4 piles a seat
+    for label in piles.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+        assert label and ":" in label, label
+    # Each drawn card is named by its pile's label (or its own, when drawn alone).
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('[data-card]')].filter(card => {
+            const words = card.getAttribute('title');
+            const named = card.closest('[aria-label]');
+            return !(named && named.getAttribute('aria-label').includes(words));
+        }).map(card => card.dataset.card)"""
+    )
+    assert unnamed == []
+    assert page.get_by_role("button", name="House 1: ace of spades").is_visible()
+    assert console.errors == []
