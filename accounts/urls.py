@@ -6,5 +6,8 @@ from . import views
 
 urlpatterns = [
     path("account/", views.profile, name="profile"),
+    path("account/tokens/", views.tokens, name="tokens"),
+    path("account/tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
+    path("account/vacation/", views.vacation, name="vacation"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -1,16 +1,24 @@
-"""The one-click unsubscribe link of every e-mail: works without signing in."""
+"""Account pages: profile and notifications, API tokens, vacation; and the one-click
+unsubscribe link of every e-mail, which works without signing in."""
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
+from games.deadlines import start_vacation, vacation_days_left
 from games.notifications import read_unsubscribe_token
+from rbank_site.errors import ServiceError
 
 from . import services
+from .forms import ProfileForm, TokenForm, VacationForm
 from .models import NOTIFICATION_EVENTS
 
 DIGEST = "digest"
@@ -41,5 +49,98 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "accounts/unsubscribe.html", {"kind": label, "done": done})
 
 
+def _user(request: HttpRequest) -> User:
+    assert isinstance(request.user, User)  # login_required has run
+    return request.user
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {})
+    user = _user(request)
+    current = services.profile_of(user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST)
+        if form.is_valid():
+            services.update_profile(user, form.changes())
+            messages.success(request, "Your settings are saved.")
+            return redirect("profile")
+        status = 400
+    else:
+        form = ProfileForm(
+            initial={
+                "display_name": current.display_name,
+                "time_zone": current.time_zone,
+                "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
+                **{f"notify_{e}": mode for e, mode in current.notifications.items()},
+            }
+        )
+        status = 200
+    return render(request, "accounts/profile.html", {"form": form}, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request: HttpRequest) -> HttpResponse:
+    """List, create (the key is shown on this response only) and revoke API tokens."""
+    user = _user(request)
+    form = TokenForm(request.POST or None)
+    key = None
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                _, key = services.create_token(user, form.cleaned_data["name"])
+                form = TokenForm()
+                status = 201
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+                status = exc.status
+        else:
+            status = 400
+    context = {"form": form, "key": key, "tokens": user.api_tokens.all()}
+    response = render(request, "accounts/tokens.html", context, status=status)
+    if key:
+        response["Cache-Control"] = "no-store"  # the key must not stay in a cache
+    return response
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        services.revoke_token(_user(request), token_id)
+        messages.success(request, "The token is revoked: programs using it are shut out.")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("tokens")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def vacation(request: HttpRequest) -> HttpResponse:
+    user = _user(request)
+    form = VacationForm(request.POST or None)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                start_vacation(user, form.cleaned_data["days"])
+                messages.success(request, "Enjoy your vacation: your clocks are stopped.")
+                return redirect("vacation")
+            except ServiceError as exc:
+                form.add_error("days", exc.message)
+                status = exc.status
+        else:
+            status = 400
+    now = timezone.now()
+    current = services.profile_of(user)
+    context = {
+        "form": form,
+        "days_left": vacation_days_left(current, now),
+        "allowance": current.vacation_allowance_days,
+        "until": current.vacation_until
+        if current.vacation_until and current.vacation_until > now
+        else None,
+    }
+    return render(request, "accounts/vacation.html", context, status=status)

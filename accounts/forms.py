@@ -1,0 +1,88 @@
+"""The account pages' forms: profile and notifications, API tokens, vacation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from .models import NOTIFICATION_EVENTS, TIME_ZONES
+
+#: What each event is, in the words the profile page uses.
+EVENT_LABELS = {
+    "invitation": "Someone invites me to a game",
+    "your_turn": "It is my turn",
+    "reminder": "A deadline is near (reminders)",
+    "timeout": "A game is lost or won on time",
+    "game_over": "A game ends",
+    "stalemate_offer": "My opponent offers a stalemate",
+    "stop_called": "My opponent calls Stop! on my move",
+    "vacation": "An opponent goes on vacation",
+}
+MODE_CHOICES = [
+    ("immediately", "E-mail at once"),
+    ("daily_digest", "In the daily digest"),
+    ("never", "Never"),
+]
+MAX_REMINDERS = 5
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        max_length=60, required=False, label="Display name", help_text="Shown beside your username."
+    )
+    time_zone = forms.ChoiceField(
+        choices=[(zone, zone) for zone in TIME_ZONES],
+        label="Time zone",
+        help_text="Deadlines, reminders and weekend pauses follow it.",
+    )
+    reminder_hours = forms.CharField(
+        required=False,
+        max_length=40,
+        label="Remind me this many hours before a deadline",
+        help_text="Up to five numbers, separated by commas, e.g. 24, 2. Empty: no reminders.",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for event in NOTIFICATION_EVENTS:
+            self.fields[f"notify_{event}"] = forms.ChoiceField(
+                choices=MODE_CHOICES, label=EVENT_LABELS.get(event, event), initial="immediately"
+            )
+
+    def event_fields(self) -> list[forms.BoundField]:
+        return [self[f"notify_{event}"] for event in NOTIFICATION_EVENTS]
+
+    def clean_reminder_hours(self) -> list[int]:
+        raw = str(self.cleaned_data["reminder_hours"]).replace(" ", "")
+        parts = [part for part in raw.split(",") if part]
+        if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
+            raise forms.ValidationError("Write whole numbers of hours, separated by commas.")
+        hours = sorted({int(part) for part in parts}, reverse=True)
+        if len(hours) > MAX_REMINDERS or not all(1 <= hour <= 336 for hour in hours):
+            raise forms.ValidationError(
+                f"At most {MAX_REMINDERS} reminders, each 1 to 336 hours before the deadline."
+            )
+        return hours
+
+    def changes(self) -> dict[str, Any]:
+        """The cleaned form as ``accounts.services.update_profile`` takes it."""
+        data = self.cleaned_data
+        return {
+            "display_name": data["display_name"],
+            "time_zone": data["time_zone"],
+            "reminder_hours": data["reminder_hours"],
+            "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
+        }
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=60,
+        label="Name",
+        help_text="What the token is for, e.g. “my bot” or “phone app”.",
+    )
+
+
+class VacationForm(forms.Form):
+    days = forms.IntegerField(min_value=1, max_value=366, initial=7, label="Days away")
