@@ -62,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.PlayerTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 

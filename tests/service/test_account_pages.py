@@ -195,3 +195,14 @@ def test_the_vacation_page_says_when_a_vacation_ends(alice: User) -> None:
     profile.save()
     page = signed_in(alice).get(reverse("vacation")).content.decode()
     assert 'id="on-vacation"' in page and "Start my vacation" not in page
+
+
+def test_pages_show_times_in_the_players_time_zone(alice: User, bob: User, game: Game) -> None:
+    mover = alice if game.to_move == "A" else bob
+    profile = profile_of(mover)
+    profile.time_zone = "Asia/Tokyo"
+    profile.save()
+    page = signed_in(mover).get(reverse("lobby")).content.decode()
+    assert "JST" in page and "UTC" not in page
+    other = bob if mover == alice else alice
+    assert "UTC" in signed_in(other).get(reverse("lobby")).content.decode()

@@ -1,0 +1,90 @@
+"""The lobby and the account pages in a real browser: challenge, accept, play."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from games.models import Challenge, Game
+
+from .conftest import Console, screenshot, sign_in
+
+
+def test_a_challenge_from_the_lobby_is_accepted_and_opens_the_game(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    alice_page = new_page(1280)
+    sign_in(alice_page, "alice")
+    form = alice_page.locator("form.new-game")
+    form.get_by_label("Opponent").fill("bob")
+    form.get_by_label("Days per turn").fill("2")
+    form.get_by_label("Match to (points)").fill("100")
+    form.get_by_role("button", name="Send the challenge").click()
+    expect(alice_page.locator(".message")).to_contain_text("Challenge sent to bob")
+    expect(alice_page.locator("#pending-h")).to_be_visible()
+
+    bob_page = new_page(360, 780)
+    sign_in(bob_page, "bob")
+    received = bob_page.locator("section[aria-labelledby=received-h]")
+    expect(received).to_contain_text("alice invites you to a match to 100 points")
+    expect(received).to_contain_text("2 days a turn")
+    width = bob_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the lobby is {width}px wide at 360px"
+    screenshot(bob_page, "lobby-360")
+    received.get_by_role("button", name="Accept").click()
+    bob_page.wait_for_url("**/games/*/")
+    expect(bob_page.locator(".table-wrap")).to_be_visible()
+
+    game = Game.objects.get()
+    assert Challenge.objects.get().game_id == game.pk
+    assert game.days_per_turn == 2 and game.match_id is not None
+    # Alice's lobby now lists the game, under her turn or under waiting.
+    alice_page.goto("/")
+    expect(alice_page.get_by_role("link", name="bob")).to_be_visible()
+    screenshot(alice_page, "lobby-1280")
+    assert console.errors == []
+
+
+def test_a_refused_challenge_keeps_what_was_typed(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    form = page.locator("form.new-game")
+    form.get_by_label("Opponent").fill("nobody-by-that-name")
+    form.get_by_label("Days per turn").fill("5")
+    form.get_by_role("button", name="Send the challenge").click()
+    expect(page.locator("form.new-game .error")).to_be_visible()
+    expect(form.get_by_label("Opponent")).to_have_value("nobody-by-that-name")
+    expect(form.get_by_label("Days per turn")).to_have_value("5")
+    assert not Challenge.objects.exists()
+    # The page answered 404 on purpose (no such player): that is the only console line.
+    assert all("404" in error for error in console.errors), console.errors
+
+
+def test_the_account_pages_at_phone_width(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    page = new_page(360, 780)
+    sign_in(page, "alice")
+    page.get_by_role("link", name="alice").click()
+    page.get_by_label("It is my turn").select_option("daily_digest")
+    page.get_by_label("Time zone").select_option("Europe/Paris")
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator(".message")).to_contain_text("saved")
+    screenshot(page, "account-360")
+    page.get_by_role("link", name="API tokens").click()
+    page.get_by_label("Name").fill("my bot")
+    page.get_by_role("button", name="Make the token").click()
+    expect(page.locator("#token-key")).to_contain_text("rb_")
+    for path in ("/account/", "/account/tokens/", "/account/vacation/"):
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, f"{path} is {width}px wide at 360px"
+    alice = players[0]
+    alice.profile.refresh_from_db()
+    assert alice.profile.notifications["your_turn"] == "daily_digest"
+    assert alice.profile.time_zone == "Europe/Paris"
+    assert console.errors == []
