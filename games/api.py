@@ -19,15 +19,22 @@ from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
 from rbank_site.pagination import Pages
 
-from . import challenges, selectors, services
+from . import challenges, selectors, services, stops
 from .clocks import TimeControl
-from .models import Challenge, Game
+from .models import Challenge, Game, StopMode
 
 
 class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
     rules = serializers.CharField()
+    stop_mode = serializers.ChoiceField(
+        choices=StopMode.values,
+        help_text="referee: every violation refused; classic: the opponent may call Stop!",
+    )
+    wrong_calls = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Wrong Stop! calls per seat (R7.5)"
+    )
     players = serializers.DictField(child=serializers.CharField())
     seat = serializers.CharField(allow_null=True)
     status = serializers.CharField()
@@ -46,7 +53,15 @@ class GameStateSerializer(GameSummarySerializer):
 
     position = serializers.DictField()
     legal_moves = serializers.ListField(child=serializers.CharField())
-    last_turn = serializers.DictField(help_text='The previous turn: {"seat": "B", "moves": [...]}')
+    last_turn = serializers.DictField(
+        help_text='The previous turn: {"seat": "B", "moves": [...], "stopped": null, '
+        '"correction": null}; after a Stop! "stopped" is the move number called and '
+        '"correction" the compulsory move carried out'
+    )
+    can_call_stop = serializers.BooleanField(
+        help_text="Classic games: you may call Stop! on a move of your opponent's last turn "
+        "now (before your first move). It says nothing about whether that turn held a violation."
+    )
     current_turn = serializers.ListField(
         child=serializers.CharField(), help_text="The moves of the turn under way"
     )
@@ -158,7 +173,16 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
     turn = serializers.IntegerField()
     seat = serializers.CharField()
-    move = serializers.CharField()
+    move = serializers.CharField(
+        help_text="A move in the notation, or an event: resigns, times-out, agrees-stalemate, "
+        "stop:N:MOVE (a Stop! call on move N of the opponent's last turn, MOVE carried out), "
+        "loses-turn"
+    )
+    violation = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="Finished games only: the priority violation (S1-S3) the move held",
+    )
 
 
 class MoveLogApi(APIView):
@@ -205,6 +229,59 @@ class ResignApi(APIView):
             expected_version=data.validated_data.get("expected_version") or _if_match(request),
         )
         return _game_response(request, game)
+
+
+class StopSerializer(serializers.Serializer[dict[str, Any]]):
+    move = serializers.IntegerField(
+        min_value=1, help_text="The move of the opponent's last turn to stop, counted from 1"
+    )
+    choice = serializers.CharField(
+        required=False,
+        max_length=16,
+        help_text="The compulsory move to carry out when several fit (R7.2: the caller chooses)",
+    )
+    expected_version = serializers.IntegerField(required=False, min_value=1)
+
+
+class StopApi(APIView):
+    @extend_schema(
+        request=StopSerializer,
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412)},
+        examples=[
+            OpenApiExample("Stop the third move", value={"move": 3}, request_only=True),
+            OpenApiExample(
+                "Stop it and choose the foundation",
+                value={"move": 3, "choice": "H2-F5", "expected_version": 12},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "A wrong call",
+                value={
+                    "error": "WRONG_STOP",
+                    "message": "move 3 (H2-H6) broke no rule (wrong call number 1; "
+                    "2 more and you lose a turn)",
+                    "wrong_calls": 1,
+                    "turn_lost": False,
+                },
+                response_only=True,
+                status_codes=[409],
+            ),
+            GAME,
+        ],
+        summary="Call Stop! on a move of the opponent's last turn (classic games, R7.4)",
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        data = StopSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        outcome = stops.call_stop_on(
+            game_id=game_id,
+            user=player_of(request),
+            move_number=values["move"],
+            choice=values.get("choice"),
+            expected_version=values.get("expected_version") or _if_match(request),
+        )
+        return _game_response(request, outcome.game, outcome.position)
 
 
 class StalemateOfferApi(APIView):
@@ -304,6 +381,13 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     )
     open = serializers.BooleanField(required=False, default=False, help_text="Anyone may accept")
     rules = serializers.CharField(required=False, default="pagat")
+    stop_mode = serializers.ChoiceField(
+        choices=StopMode.values,
+        required=False,
+        default=StopMode.REFEREE,
+        help_text="referee (default): the server refuses every violation; classic: priority "
+        "slips stand unless the opponent calls Stop! before their first move",
+    )
     match_target = serializers.IntegerField(
         required=False,
         allow_null=True,
@@ -340,6 +424,7 @@ CHALLENGE = OpenApiExample(
         "email": "",
         "open": False,
         "rules": "pagat",
+        "stop_mode": "referee",
         "match_target": None,
         "status": "pending",
         "game": None,
@@ -365,6 +450,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
         "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
         "open": challenge.is_open,
         "rules": challenge.rules,
+        "stop_mode": challenge.stop_mode,
         "match_target": challenge.match_target,
         **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
         "time_control": challenge.time_control,
@@ -413,6 +499,7 @@ class ChallengeListApi(APIView):
             email=values.get("email"),
             is_open=values["open"],
             rules=values["rules"],
+            stop_mode=values["stop_mode"],
             match_target=values.get("match_target"),
             clock=TimeControl(
                 control=values["time_control"],

@@ -25,7 +25,7 @@ from games.engine import PRESETS
 from rbank_site.errors import ServiceError
 
 from .clocks import TimeControl
-from .models import Challenge
+from .models import Challenge, StopMode
 from .notifications import notify
 from .services import start_game, start_match
 
@@ -41,6 +41,7 @@ def create_challenge(
     email: str | None = None,
     is_open: bool = False,
     rules: str = "pagat",
+    stop_mode: str = StopMode.REFEREE,
     match_target: int | None = None,
     clock: TimeControl | None = None,
 ) -> Challenge:
@@ -51,6 +52,10 @@ def create_challenge(
         )
     if rules not in PRESETS:
         raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
+    if stop_mode not in StopMode.values:
+        raise ServiceError(
+            400, "BAD_REQUEST", f"stop_mode must be one of: {', '.join(StopMode.values)}"
+        )
     if match_target is not None and not 1 <= match_target <= 10_000:
         raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
     clock = clock or TimeControl()
@@ -78,6 +83,7 @@ def create_challenge(
             is_open=is_open,
             token=secrets.token_urlsafe(32),
             rules=rules,
+            stop_mode=stop_mode,
             match_target=match_target,
         )
         challenge.set_clock(clock)
@@ -147,12 +153,17 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 user,
                 target=challenge.match_target,
                 rules=challenge.rules,
+                stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
             )
             game = match.games.get()
         else:
             game = start_game(
-                challenge.challenger, user, rules=challenge.rules, clock=challenge.clock()
+                challenge.challenger,
+                user,
+                rules=challenge.rules,
+                stop_mode=challenge.stop_mode,
+                clock=challenge.clock(),
             )
         challenge.status = Challenge.Status.ACCEPTED
         challenge.accepted_by = user

@@ -46,6 +46,15 @@ class TimeControlFields(models.Model):
         self.weekend_pause = control.weekend_pause
 
 
+class StopMode(models.TextChoices):
+    """How a game treats rule violations (RULES.md §7)."""
+
+    #: Every violation is refused with its code and message.
+    REFEREE = "referee", "Referee: every illegal move is refused"
+    #: Priority violations (S1-S3) stand unless the opponent calls Stop! (R7.4).
+    CLASSIC = "classic", "Classic: the opponent may call Stop!"
+
+
 class Match(TimeControlFields):
     """Games between the same two players until one reaches the target score (R8.7)."""
 
@@ -56,6 +65,7 @@ class Match(TimeControlFields):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_b"
     )
     rules = models.CharField(max_length=32, default="pagat")
+    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
     target = models.PositiveIntegerField(default=300)
     total_a = models.PositiveIntegerField(default=0)
     total_b = models.PositiveIntegerField(default=0)
@@ -74,6 +84,9 @@ class Game(TimeControlFields):
         STALEMATE = "stalemate"
 
     rules = models.CharField(max_length=32, default="pagat")
+    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
+    #: Wrong Stop! calls per seat (R7.5): {"A": 2}. Every third costs the caller a turn.
+    wrong_calls = models.JSONField(default=dict)
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
     )
@@ -99,8 +112,9 @@ class Game(TimeControlFields):
     stalemate_offer = models.CharField(max_length=1, blank=True)
     #: Number of moves in the log.
     ply = models.PositiveIntegerField(default=0)
-    #: The moves of the turn under way, and the previous turn ``{"seat", "moves"}``:
-    #: what a player reads first, kept on the row so that showing it costs no query.
+    #: The moves of the turn under way, and the previous turn ``{"seat", "moves",
+    #: "start"}`` (``start``: its first log index; ``stopped``: the move number a Stop!
+    #: ended it at): what a player reads first, kept on the row so showing it costs no query.
     current_turn = models.JSONField(default=list)
     last_turn = models.JSONField(default=dict)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -140,13 +154,17 @@ class Game(TimeControlFields):
 
 class MoveRecord(models.Model):
     """One move of the log, in the notation, relative to the seat that made it; or an
-    event that ends the game (``resigns``, ``times-out``, ``agrees-stalemate``)."""
+    event (``resigns``, ``times-out``, ``agrees-stalemate``, a Stop! call ``stop:N:MOVE``,
+    ``loses-turn``) logged by the seat it concerns."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     index = models.PositiveIntegerField()
     seat = models.CharField(max_length=1)
     turn = models.PositiveIntegerField()
     text = models.CharField(max_length=16)
+    #: The priority violation (S1-S3) a classic game accepted with this move: secret
+    #: while the game is played (spotting it is the opponent's game, R7.4).
+    violation = models.CharField(max_length=4, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -200,6 +218,7 @@ class Challenge(TimeControlFields):
     #: The secret of the invitation link (e-mail invitations).
     token = models.CharField(max_length=64, unique=True)
     rules = models.CharField(max_length=32, default="pagat")
+    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
     #: Play a match to this many points (R8.7), or a single game when null.
     match_target = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)

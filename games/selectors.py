@@ -12,8 +12,8 @@ from django.db.models import F, Q, QuerySet
 from games.engine import Position, deal, from_document, get_rules, to_document, view
 from rbank_site.errors import ServiceError
 
-from .models import Game
-from .services import EVENTS
+from .models import Game, StopMode
+from .services import EVENTS, LOSES_TURN, STOP_PREFIX, read_stop_event
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -42,12 +42,32 @@ def game_state(game: Game, seat: int | None, position: Position | None = None) -
         "last_turn": {
             "seat": game.last_turn.get("seat"),
             "moves": game.last_turn.get("moves", []),
+            "stopped": game.last_turn.get("stopped"),
+            "correction": game.last_turn.get("correction"),
         },
         "current_turn": game.current_turn,
+        "can_call_stop": my_turn and can_call_stop(game, seat),
         "ply": game.ply,
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,
     }
+
+
+def can_call_stop(game: Game, seat: int | None) -> bool:
+    """Whether ``seat`` may call Stop! now (R7.4): a classic game, its turn not begun,
+    the opponent's last turn not stopped yet. Says nothing of any violation in it."""
+    last = game.last_turn
+    return (
+        seat is not None
+        and game.stop_mode == StopMode.CLASSIC
+        and game.status == Game.Status.PLAYING
+        and game.to_move == "AB"[seat]
+        and not game.current_turn
+        and last.get("seat") == "AB"[1 - seat]
+        and bool(last.get("moves"))
+        and "start" in last
+        and not last.get("stopped")
+    )
 
 
 def _seconds(value: timedelta | None) -> int | None:
@@ -74,6 +94,8 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "id": game.pk,
         "version": game.version,
         "rules": game.rules,
+        "stop_mode": game.stop_mode,
+        "wrong_calls": {letter: int(game.wrong_calls.get(letter, 0)) for letter in "AB"},
         "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
         "seat": None if seat is None else "AB"[seat],
         "status": game.status,
@@ -94,13 +116,19 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
 
 
 def move_log(game: Game) -> list[dict[str, Any]]:
-    """Every move in order, each with its seat and turn (moves name piles, never hidden cards)."""
-    return [
-        {"index": index, "turn": turn, "seat": seat, "move": text}
-        for index, turn, seat, text in game.moves.order_by("index").values_list(
-            "index", "turn", "seat", "text"
-        )
-    ]
+    """Every move in order, each with its seat and turn (moves name piles, never hidden
+    cards). Once the game is over each entry also says which priority violation it
+    held, if any, called or not (R7.4: never while the game is played)."""
+    finished = game.status != Game.Status.PLAYING
+    entries = []
+    for index, turn, seat, text, violation in game.moves.order_by("index").values_list(
+        "index", "turn", "seat", "text", "violation"
+    ):
+        entry: dict[str, Any] = {"index": index, "turn": turn, "seat": seat, "move": text}
+        if finished:
+            entry["violation"] = violation or None
+        entries.append(entry)
+    return entries
 
 
 def export_game(game: Game) -> str:
@@ -131,7 +159,10 @@ def export_game(game: Game) -> str:
     turns: dict[int, tuple[str, list[str]]] = {}
     events = []
     for entry in move_log(game):
-        if entry["move"] in EVENTS:
+        if entry["move"].startswith(STOP_PREFIX) or entry["move"] == LOSES_TURN:
+            # A Stop! call or a lost turn: a line of its own, before the caller's turn.
+            turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(f"({entry['move']})")
+        elif entry["move"] in EVENTS:
             events.append(f"{entry['seat']} {entry['move']}")
         else:
             turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(entry["move"])
@@ -150,6 +181,16 @@ def game_record(game: Game) -> dict[str, Any]:
         raise ServiceError(409, "GAME_NOT_OVER", "the record is revealed when the game ends")
     position = from_document(game.position)
     start = deal(game.seed, get_rules(game.rules))
+    moves = move_log(game)
+    first_of_turn: dict[int, int] = {}
+    for entry in moves:
+        first_of_turn.setdefault(entry["turn"], entry["index"])
+    # A call is logged at the start of the caller's turn, the one after the stopped turn.
+    called = {
+        first_of_turn[entry["turn"] - 1] + read_stop_event(entry["move"])[0] - 1
+        for entry in moves
+        if entry["move"].startswith(STOP_PREFIX)
+    }
     return {
         "id": game.pk,
         "rules": game.rules,
@@ -157,7 +198,13 @@ def game_record(game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seed_hash": game.seed_hash,
         "start": to_document(start),
-        "moves": move_log(game),
+        "moves": moves,
+        "violations": [
+            {**entry, "called": entry["index"] in called}
+            for entry in moves
+            if entry.get("violation") and not entry["move"].startswith(STOP_PREFIX)
+        ],
+        "stop_mode": game.stop_mode,
         "status": game.status,
         "ending": game.ending,
         "winner": None if position.winner is None else "AB"[position.winner],

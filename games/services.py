@@ -21,7 +21,9 @@ from games.engine import (
     BY_RESIGNATION,
     BY_TIMEOUT,
     IllegalMove,
+    Move,
     Position,
+    call_stop,
     deal,
     from_document,
     get_rules,
@@ -33,7 +35,7 @@ from rbank_site.errors import ServiceError
 
 from . import deadlines
 from .clocks import TimeControl
-from .models import Game, IdempotentRequest, Match, MoveRecord
+from .models import Game, IdempotentRequest, Match, MoveRecord, StopMode
 from .notifications import notify
 
 #: Log entries that are events, not moves (the notation has no word for them).
@@ -41,6 +43,21 @@ RESIGN = "resigns"
 TIMEOUT = "times-out"
 AGREE_STALEMATE = "agrees-stalemate"
 EVENTS = frozenset({RESIGN, TIMEOUT, AGREE_STALEMATE})
+#: Stop! by correspondence (games/stops.py): a call on move N of the opponent's last
+#: turn, with the compulsory move carried out (``stop:3:H3-F1``), and the turn a third
+#: wrong call costs (R7.5). These do not end the game.
+STOP_PREFIX = "stop:"
+LOSES_TURN = "loses-turn"
+
+
+def stop_event(number: int, correction: Move | str) -> str:
+    return f"{STOP_PREFIX}{number}:{correction}"
+
+
+def read_stop_event(text: str) -> tuple[int, str]:
+    number, correction = text.removeprefix(STOP_PREFIX).split(":", 1)
+    return int(number), correction
+
 
 #: Most moves one request may post (a turn rarely holds more than a few dozen).
 MAX_MOVES_PER_REQUEST = 600
@@ -56,6 +73,7 @@ def start_game(
     player_b: User,
     *,
     rules: str = "pagat",
+    stop_mode: str = StopMode.REFEREE,
     seed: int | None = None,
     match: Match | None = None,
     clock: TimeControl | None = None,
@@ -68,6 +86,7 @@ def start_game(
     position = deal(seed, get_rules(rules))
     game = Game(
         rules=rules,
+        stop_mode=stop_mode,
         match=match,
         player_a=player_a,
         player_b=player_b,
@@ -105,7 +124,7 @@ def play_moves(
     if len(moves) > MAX_MOVES_PER_REQUEST:
         raise ServiceError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
     with transaction.atomic():
-        game, seat = _lock_for_player(game_id, user)
+        game, seat = lock_for_player(game_id, user)
         fingerprint = hashlib.sha256(
             json.dumps([list(moves), expected_version]).encode()
         ).hexdigest()
@@ -119,7 +138,7 @@ def play_moves(
                         "this Idempotency-Key was used for another request",
                     )
                 return MovesResult(game, list(earlier.response["applied"]), replayed=True)
-        _check_version(game, expected_version)
+        check_version(game, expected_version)
         position = from_document(game.position)
         applied = _apply_all(game, position, seat, moves)
         if not position.is_over and position.to_move != seat:
@@ -149,7 +168,7 @@ def play_moves(
         return MovesResult(game, applied, position=position)
 
 
-def _lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
+def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     """The game row, locked until the transaction ends, and the user's seat in it."""
     game = (
         Game.objects.select_for_update(of=("self",))
@@ -163,7 +182,7 @@ def _lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     return game, seat
 
 
-def _check_version(game: Game, expected_version: int | None) -> None:
+def check_version(game: Game, expected_version: int | None) -> None:
     if expected_version is not None and expected_version != game.version:
         raise ServiceError(
             412,
@@ -206,15 +225,21 @@ def _settle_match(game: Game, position: Position) -> None:
         match.finished_at = timezone.now()
     match.save()
     if not match.winner:
-        start_game(game.player_a, game.player_b, rules=match.rules, match=match)
+        start_game(
+            game.player_a,
+            game.player_b,
+            rules=match.rules,
+            stop_mode=match.stop_mode,
+            match=match,
+        )
 
 
 def resign(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
     """R8.6: the user's seat forfeits; the opponent scores 30 + 20 + the resigning seat's count."""
     with transaction.atomic():
-        game, seat = _lock_for_player(game_id, user)
-        _check_version(game, expected_version)
-        position = _playing_position(game)
+        game, seat = lock_for_player(game_id, user)
+        check_version(game, expected_version)
+        position = playing_position(game)
         position.forfeit(seat, BY_RESIGNATION)
         log_event(game, position, seat, RESIGN)
         save_position(game, position)
@@ -224,8 +249,8 @@ def resign(*, game_id: int, user: User, expected_version: int | None = None) -> 
 def offer_stalemate(*, game_id: int, user: User) -> Game:
     """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
     with transaction.atomic():
-        game, seat = _lock_for_player(game_id, user)
-        _playing_position(game)
+        game, seat = lock_for_player(game_id, user)
+        playing_position(game)
         mine = "AB"[seat]
         if game.stalemate_offer == mine:
             raise ServiceError(409, "ALREADY_OFFERED", "you have already offered a stalemate")
@@ -243,8 +268,8 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
 def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
     """Accept (the game ends, scored as R8.3) or decline the opponent's stalemate offer."""
     with transaction.atomic():
-        game, seat = _lock_for_player(game_id, user)
-        position = _playing_position(game)
+        game, seat = lock_for_player(game_id, user)
+        position = playing_position(game)
         if game.stalemate_offer != "AB"[1 - seat]:
             raise ServiceError(409, "NO_OFFER", "your opponent has not offered a stalemate")
         if accept:
@@ -258,7 +283,7 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
         return game
 
 
-def _playing_position(game: Game) -> Position:
+def playing_position(game: Game) -> Position:
     position = from_document(game.position)
     if position.is_over:
         raise ServiceError(409, "GAME_OVER", "the game is over")
@@ -271,13 +296,16 @@ def start_match(
     *,
     target: int = 300,
     rules: str = "pagat",
+    stop_mode: str = StopMode.REFEREE,
     clock: TimeControl | None = None,
 ) -> Match:
-    """R8.7: a match and its first game; every game of it has the same time control."""
-    match = Match(player_a=player_a, player_b=player_b, target=target, rules=rules)
+    """R8.7: a match and its first game; every game of it has the same rules and clock."""
+    match = Match(
+        player_a=player_a, player_b=player_b, target=target, rules=rules, stop_mode=stop_mode
+    )
     match.set_clock(clock or TimeControl())
     match.save()
-    start_game(player_a, player_b, rules=rules, match=match)
+    start_game(player_a, player_b, rules=rules, stop_mode=stop_mode, match=match)
     return match
 
 
@@ -287,6 +315,7 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
         raise ServiceError(409, "GAME_OVER", "the game is over")
     if position.to_move != seat:
         raise ServiceError(409, "NOT_YOUR_TURN", "it is your opponent's turn")
+    classic = game.stop_mode == StopMode.CLASSIC
     records = []
     applied = []
     for i, text in enumerate(moves):
@@ -297,18 +326,29 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
         try:
             move = position.parse(text)
             turn = position.turns
-            position.push(move)
+            # A classic game accepts a priority slip and records it, unseen (R7.4).
+            violation = position.push(move, classic=classic)
         except IllegalMove as exc:
             raise ServiceError(400, exc.code, exc.message, move=text, index=i) from None
         applied.append(str(move))
-        index = game.ply
         records.append(
-            MoveRecord(game=game, index=index, seat="AB"[seat], turn=turn, text=str(move))
+            MoveRecord(
+                game=game,
+                index=game.ply,
+                seat="AB"[seat],
+                turn=turn,
+                text=str(move),
+                violation=violation or "",
+            )
         )
         game.ply += 1
         game.current_turn.append(str(move))
         if position.turns != turn:  # the turn ended with this move
-            game.last_turn = {"seat": "AB"[seat], "moves": game.current_turn}
+            game.last_turn = {
+                "seat": "AB"[seat],
+                "moves": game.current_turn,
+                "start": game.ply - len(game.current_turn),
+            }
             game.current_turn = []
     MoveRecord.objects.bulk_create(records)
     if position.to_move != seat and not position.is_over:
@@ -333,14 +373,37 @@ def rebuild_position(game: Game, upto: int | None = None) -> Position:
     records = game.moves.order_by("index")
     if upto is not None:
         records = records.filter(index__lt=upto)
-    for record in records:
-        seat = "AB".index(record.seat)
-        if record.text == RESIGN:
+    classic = game.stop_mode == StopMode.CLASSIC
+    # A Stop! rolls back to the start of the offender's turn: a classic game keeps it.
+    turn_start = position.copy() if classic else position
+    last_start = turn_start
+    turn_moves: list[Move] = []
+    last_moves: list[Move] = []
+    for record in records.values_list("seat", "text"):
+        seat = "AB".index(record[0])
+        text = record[1]
+        if text == RESIGN:
             position.forfeit(seat, BY_RESIGNATION)
-        elif record.text == TIMEOUT:
+        elif text == TIMEOUT:
             position.forfeit(seat, BY_TIMEOUT)
-        elif record.text == AGREE_STALEMATE:
+        elif text == AGREE_STALEMATE:
             position.finish_stalemate(BY_AGREEMENT)
+        elif text.startswith(STOP_PREFIX) or text == LOSES_TURN:
+            if text == LOSES_TURN:
+                position.stop_turn()
+            else:
+                number, correction = read_stop_event(text)
+                position = call_stop(
+                    last_start, last_moves, number - 1, last_start.parse(correction)
+                )
+            turn_start, turn_moves = position.copy(), []
         else:
-            position.push(position.parse(record.text), by_seat=seat)
+            move = position.parse(text)
+            turn = position.turns
+            position.push(move, by_seat=seat, classic=classic)
+            if classic:
+                turn_moves.append(move)
+                if position.turns != turn:
+                    last_start, last_moves = turn_start, turn_moves
+                    turn_start, turn_moves = position.copy(), []
     return position

@@ -53,4 +53,5 @@ urlpatterns = [
         name="api-game-stalemate-answer",
     ),
     path("api/v1/games/<int:game_id>/moves/", api.PlayMovesApi.as_view(), name="api-game-moves"),
+    path("api/v1/games/<int:game_id>/stop/", api.StopApi.as_view(), name="api-game-stop"),
 ]

@@ -1,0 +1,291 @@
+"""Stop! by correspondence (RULES.md R7.1-R7.5) in ``classic`` games.
+
+Each scenario finds a real deal where the violation can be made, plays the
+offender's turn through the service (which accepts the slip silently), and has
+the opponent call Stop!. Positions come from deals, not hand-built documents, so
+every game also rebuilds from its seed and log.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+
+from games import selectors
+from games.engine import IllegalMove, Position, deal, from_document, turn_violations
+from games.models import Game, Notification, StopMode
+from games.services import LOSES_TURN, play_moves, rebuild_position, resign, start_game
+from games.stops import call_stop_on
+from rbank_site.errors import ServiceError
+
+from .conftest import client_for
+
+pytestmark = pytest.mark.django_db
+
+Codes = Sequence[str | None]
+
+
+def violations_of(position: Position, moves: Sequence[str]) -> list[str | None] | None:
+    """The violation each move commits, or None when the turn cannot be played at all."""
+    try:
+        return turn_violations(position, [position.parse(m) for m in moves])
+    except IllegalMove:
+        return None
+
+
+def candidate_turns(position: Position) -> list[list[str]]:
+    """Short turns worth trying: turn and discard; empty a house onto a foundation first."""
+    turns = [["T", "C-W"]]
+    for i, house in enumerate(position.houses):
+        for f in range(len(position.foundations)):
+            if len(house) == 1:
+                turns.append([f"H{i + 1}-F{f + 1}", "T", "C-W"])
+    return turns
+
+
+def deal_with(codes: Codes) -> tuple[int, list[str]]:
+    """The first seed whose opening turn can be played committing exactly ``codes``."""
+    for seed in range(1, 3000):
+        position = deal(seed)
+        for moves in candidate_turns(position):
+            if violations_of(position, moves) == list(codes):
+                return seed, moves
+    raise AssertionError(f"no deal lets a turn commit {codes}")
+
+
+def classic_game(alice: User, bob: User, codes: Codes) -> tuple[Game, User, User, list[str]]:
+    """A classic game after the offender's turn: (game, offender, caller, the turn)."""
+    seed, moves = deal_with(codes)
+    game = start_game(alice, bob, seed=seed, stop_mode=StopMode.CLASSIC)
+    offender, caller = (alice, bob) if game.to_move == "A" else (bob, alice)
+    play_moves(game_id=game.pk, user=offender, moves=moves)
+    game.refresh_from_db()
+    return game, offender, caller, moves
+
+
+def assert_rebuilds(game: Game) -> None:
+    game.refresh_from_db()
+    assert rebuild_position(game) == from_document(game.position)
+
+
+def test_R7_4_a_referee_game_refuses_the_slip_and_has_no_stop(alice: User, bob: User) -> None:
+    seed, moves = deal_with(["S2", "S2"])
+    game = start_game(alice, bob, seed=seed)
+    mover, other = (alice, bob) if game.to_move == "A" else (bob, alice)
+    with pytest.raises(ServiceError) as refused:
+        play_moves(game_id=game.pk, user=mover, moves=moves)
+    assert refused.value.code == "S2"
+    game.refresh_from_db()
+    assert game.ply == 0
+    with pytest.raises(ServiceError) as no_stop:
+        call_stop_on(game_id=game.pk, user=other, move_number=1)
+    assert no_stop.value.code == "STOP_NOT_IN_PLAY"
+
+
+def test_R7_4_classic_accepts_the_slip_and_tells_nobody(alice: User, bob: User) -> None:
+    game, offender, caller, moves = classic_game(alice, bob, ["S2", "S2"])
+    assert game.ply == len(moves) and game.to_move == "AB"[game.seat_of(caller.pk) or 0]
+    state = client_for(caller).get(f"/api/v1/games/{game.pk}/").json()
+    assert state["can_call_stop"] is True
+    assert "S2" not in str(state)  # the caller is not told the turn held a violation
+    log = client_for(caller).get(f"/api/v1/games/{game.pk}/log/").json()
+    assert all("violation" not in entry for entry in log)
+    # The offender's own view says nothing either.
+    assert "S2" not in str(client_for(offender).get(f"/api/v1/games/{game.pk}/").json())
+
+
+def test_R7_2_S1_stopped_the_reserve_card_goes_to_the_foundation(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S1", "S1"])
+    before = from_document(game.position)
+    offender_seat = 1 - (game.seat_of(caller.pk) or 0)
+    reserve_top = deal(int(game.seed)).seats[offender_seat].reserve[-1]
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=1)
+    assert outcome.violation == "S1" and outcome.correction.startswith("R-F")
+    after = outcome.position
+    assert reserve_top in [f[-1] for f in after.foundations if f]
+    assert after.to_move == game.seat_of(caller.pk)
+    assert after.seats[offender_seat].turned is None and after != before
+    assert_rebuilds(game)
+
+
+def test_R7_2_S2_stopped_the_card_that_fitted_goes_to_the_foundation(
+    alice: User, bob: User
+) -> None:
+    game, offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=1)
+    assert outcome.violation == "S2"
+    assert outcome.correction.startswith("H") and "-F" in outcome.correction
+    game.refresh_from_db()
+    assert game.last_turn["stopped"] == 1 and game.last_turn["correction"] == outcome.correction
+    assert game.current_turn == [] and game.to_move == "AB"[game.seat_of(caller.pk) or 0]
+    # The offender's turned card went back on the hand: the hand is as dealt.
+    offender_seat = game.seat_of(offender.pk) or 0
+    dealt = deal(int(game.seed)).seats[offender_seat]
+    assert outcome.position.seats[offender_seat].hand == dealt.hand
+    assert_rebuilds(game)
+
+
+def test_R7_3_a_discard_that_fitted_a_foundation_goes_there_instead(alice: User, bob: User) -> None:
+    game, offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    offender_seat = game.seat_of(offender.pk) or 0
+    turned = deal(int(game.seed)).seats[offender_seat].hand[-1]
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=2)
+    assert outcome.correction.startswith("C-F")
+    assert turned in [f[-1] for f in outcome.position.foundations if f]
+    assert outcome.position.seats[offender_seat].waste == []
+    assert_rebuilds(game)
+
+
+def test_R7_2_S3_stopped_the_turned_card_goes_back_and_the_reserve_fills_the_space(
+    alice: User, bob: User
+) -> None:
+    game, offender, caller, moves = classic_game(alice, bob, [None, "S3", None])
+    offender_seat = game.seat_of(offender.pk) or 0
+    dealt = deal(int(game.seed)).seats[offender_seat]
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=2)
+    assert outcome.violation == "S3" and outcome.correction.startswith("R-H")
+    seat = outcome.position.seats[offender_seat]
+    assert seat.hand == dealt.hand and seat.waste == []  # T and C-W undone
+    emptied = int(moves[0].split("-")[0][1:]) - 1
+    assert outcome.position.houses[emptied] == [dealt.reserve[-1]]
+    assert_rebuilds(game)
+
+
+def test_R7_2_the_caller_chooses_among_several_compulsory_moves(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    with pytest.raises(ServiceError) as bad:
+        call_stop_on(game_id=game.pk, user=caller, move_number=1, choice="T")
+    assert bad.value.code == "BAD_CHOICE" and "choose one of" in bad.value.message
+    options = bad.value.message.split("choose one of ", 1)[1].split(", ")
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=1, choice=options[-1])
+    assert outcome.correction == options[-1]
+    assert_rebuilds(game)
+
+
+def test_the_offender_is_emailed_which_move_was_stopped_and_why(alice: User, bob: User) -> None:
+    game, offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    call_stop_on(game_id=game.pk, user=caller, move_number=2)
+    row = Notification.objects.get(kind="stop_called")
+    assert row.user == offender
+    assert row.context["move_number"] == 2 and row.context["move"] == "C-W"
+    assert row.context["code"] == "S2" and row.context["reason"]
+    assert not Notification.objects.filter(kind="stop_called", user=caller).exists()
+
+
+def test_R7_4_a_call_after_the_callers_first_move_is_too_late(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    position = from_document(game.position)
+    first = str(position.legal_moves()[0])
+    play_moves(game_id=game.pk, user=caller, moves=[first])
+    with pytest.raises(ServiceError) as late:
+        call_stop_on(game_id=game.pk, user=caller, move_number=1)
+    assert late.value.code == "STOP_TOO_LATE"
+    game.refresh_from_db()
+    assert game.current_turn == [first]  # nothing changed
+
+
+def test_R7_4_the_offender_cannot_stop_and_a_turn_is_stopped_once(alice: User, bob: User) -> None:
+    game, offender, caller, moves = classic_game(alice, bob, ["S2", "S2"])
+    with pytest.raises(ServiceError) as not_yours:
+        call_stop_on(game_id=game.pk, user=offender, move_number=1)
+    assert not_yours.value.code == "NOT_YOUR_TURN"
+    with pytest.raises(ServiceError) as out_of_range:
+        call_stop_on(game_id=game.pk, user=caller, move_number=len(moves) + 1)
+    assert out_of_range.value.status == 400
+    call_stop_on(game_id=game.pk, user=caller, move_number=1)
+    with pytest.raises(ServiceError) as again:
+        call_stop_on(game_id=game.pk, user=caller, move_number=2)
+    assert again.value.code == "NOTHING_TO_STOP"
+
+
+def test_R7_5_every_third_wrong_call_costs_the_caller_the_turn(alice: User, bob: User) -> None:
+    game, offender, caller, _moves = classic_game(alice, bob, [None, "S3", None])
+    codes = []
+    for _ in range(3):
+        with pytest.raises(ServiceError) as wrong:
+            call_stop_on(game_id=game.pk, user=caller, move_number=1)  # move 1 was clean
+        codes.append((wrong.value.code, wrong.value.extra["turn_lost"]))
+    assert codes == [("WRONG_STOP", False), ("WRONG_STOP", False), ("WRONG_STOP", True)]
+    game.refresh_from_db()
+    caller_letter = "AB"[game.seat_of(caller.pk) or 0]
+    assert game.wrong_calls == {caller_letter: 3}
+    assert game.to_move != caller_letter  # the turn went back to the offender
+    assert game.moves.order_by("-index").first().text == LOSES_TURN  # type: ignore[union-attr]
+    assert Notification.objects.filter(kind="your_turn", user=offender).exists()
+    # The violation nobody called stands; the game rebuilds from its log.
+    assert_rebuilds(game)
+
+
+def test_a_stop_by_the_api_and_a_wrong_call_by_the_api(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    api = client_for(caller)
+    wrong = api.post(f"/api/v1/games/{game.pk}/stop/", {"move": 1}, format="json")
+    assert wrong.status_code == 409
+    assert wrong.json()["error"] == "WRONG_STOP" and wrong.json()["wrong_calls"] == 1
+    stale = api.post(
+        f"/api/v1/games/{game.pk}/stop/", {"move": 2, "expected_version": 1}, format="json"
+    )
+    assert stale.status_code == 412
+    for bad in ({"move": 0}, {"move": "two"}, {}, {"move": 2, "choice": "X" * 40}):
+        assert api.post(f"/api/v1/games/{game.pk}/stop/", bad, format="json").status_code == 400
+    stranger = User.objects.create_user("charlie")
+    assert (
+        client_for(stranger)
+        .post(f"/api/v1/games/{game.pk}/stop/", {"move": 2}, format="json")
+        .status_code
+        == 404
+    )
+    ok = api.post(f"/api/v1/games/{game.pk}/stop/", {"move": 2}, format="json")
+    assert ok.status_code == 200
+    body = ok.json()
+    assert body["last_turn"]["stopped"] == 2 and body["your_turn"] is True
+    assert body["can_call_stop"] is False and body["wrong_calls"][body["seat"]] == 1
+
+
+def test_the_record_shows_every_violation_once_the_game_is_over(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    call_stop_on(game_id=game.pk, user=caller, move_number=2)  # move 1 is never called
+    resign(game_id=game.pk, user=caller)
+    game.refresh_from_db()
+    record = selectors.game_record(game)
+    assert [(v["index"], v["violation"], v["called"]) for v in record["violations"]] == [
+        (0, "S2", False),
+        (1, "S2", True),
+    ]
+    assert record["stop_mode"] == "classic"
+    export = selectors.export_game(game)
+    assert "(stop:2:" in export
+    assert_rebuilds(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_racing_calls_stop_the_turn_once() -> None:
+    alice = User.objects.create_user("alice", password="pw-alice-123")
+    bob = User.objects.create_user("bob", password="pw-bob-123")
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    barrier = threading.Barrier(2)
+    outcomes: list[object] = []
+
+    def call(number: int) -> None:
+        try:
+            barrier.wait()
+            call_stop_on(game_id=game.pk, user=caller, move_number=number)
+            outcomes.append("stopped")
+        except ServiceError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=call, args=(n,)) for n in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(map(str, outcomes)) == ["NOTHING_TO_STOP", "stopped"]
+    game.refresh_from_db()
+    assert game.moves.filter(text__startswith="stop:").count() == 1
+    assert_rebuilds(game)
