@@ -227,14 +227,14 @@ def test_it_explains_each_stop_code(html: str) -> None:
             assert phrase in meanings[code], (code, phrase)
 
 
-def test_the_classic_stop_call_is_announced_as_coming(html: str) -> None:
-    notice = re.search(r'<p class="notice">(.*?)</p>', html, re.S)
+def test_the_classic_stop_call_is_explained(html: str) -> None:
+    notice = re.search(r'<h3 id="classic">(.*?)</section>', html, re.S)
     assert notice is not None
     text = notice.group(1)
-    assert text.startswith("Coming")
-    assert "R7.4" in text and "R7.5" in text
-    assert "not yet offered" in text
-    assert not re.search(r"\b20\d\d\b|\bsoon\b|\bnext (week|month|year)\b", text)
+    for rule in ("R7.1", "R7.2", "R7.3", "R7.4", "R7.5"):
+        assert rule in text, rule
+    assert "every third" in text
+    assert "classic" in text and "referee" in text
 
 
 def test_it_shows_the_notation_and_an_example_turn(page: Page, html: str) -> None:
