@@ -217,8 +217,14 @@ def _refusal_text(error: ServiceError) -> str:
 
 
 def _version(request: HttpRequest) -> int | None:
+    """The version the form was drawn from; none sent: no check. A malformed one is
+    refused rather than ignored, which would play the form without the stale check."""
     raw = request.POST.get("version", "")
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
+    if not raw:
+        return None
+    if raw.isascii() and raw.isdigit() and len(raw) < 12:
+        return int(raw)
+    raise ServiceError(400, "BAD_REQUEST", "the form's version is not a number: reload the page")
 
 
 @login_required

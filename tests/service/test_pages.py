@@ -1,0 +1,791 @@
+"""The HTML pages through Django's test client, three ways: logged out (sent to log in,
+nothing changes), as a player (the page and what it does), as a stranger (every game
+URL is a 404 and nothing changes)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+from django.utils.html import escape
+
+from games.challenges import create_challenge
+from games.engine import IllegalMove, from_document
+from games.models import Challenge, Game
+from games.services import play_moves, resign, start_game
+
+from .conftest import mover_and_other, play_turn
+
+pytestmark = pytest.mark.django_db
+
+#: The seed of the conftest's ``game``: alice (A) moves first; H4-H6 is legal, then R-H4;
+#: H1 holds a king, A's reserve top is a seven.
+SEED = "20261122"
+LEGAL = "H4-H6"
+OTHER_LEGAL = "R-H4"
+FETCH = {"X-Requested-With": "fetch"}
+#: The lobby's new-game form, filled in as a browser sends it.
+FORM = {
+    "opponent": "bob",
+    "rules": "pagat",
+    "control": "per_turn",
+    "days_per_turn": "3",
+    "bank_initial_days": "7",
+    "bank_increment_days": "1",
+    "match_target": "",
+}
+
+
+def browser(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything an action on the game could change."""
+    game.refresh_from_db()
+    return (
+        game.version,
+        game.ply,
+        game.status,
+        game.to_move,
+        game.position,
+        game.stalemate_offer,
+        game.current_turn,
+        game.last_turn,
+        game.ending,
+        list(game.moves.values_list("text", flat=True)),
+    )
+
+
+def section(html: str, heading: str) -> str:
+    """The lobby section labelled by ``heading`` (an id)."""
+    start = html.index(f'<section aria-labelledby="{heading}"')
+    return html[start : html.index("</section>", start)]
+
+
+def linked_games(html: str) -> list[int]:
+    return [int(pk) for pk in re.findall(r'href="/games/(\d+)/"', html)]
+
+
+def refusal(html: str) -> str:
+    found = re.search(r'<p class="refusal" role="alert" id="refusal">(.*?)</p>', html)
+    assert found, "no refusal on the page"
+    return found.group(1)
+
+
+def login_url(path: str) -> str:
+    return "/accounts/login/?" + urlencode({"next": path}, safe="/")
+
+
+def game_gets(game: Game) -> list[str]:
+    base = f"/games/{game.pk}/"
+    return [
+        base,
+        base + "table/",
+        base + "table/?version=1",
+        base + "replay/",
+        base + "replay/?step=0",
+        base + "export.txt",
+    ]
+
+
+def game_posts(game: Game) -> list[tuple[str, dict[str, str]]]:
+    base = f"/games/{game.pk}/"
+    version = str(game.version)
+    return [
+        (base + "play/", {"moves": LEGAL, "version": version}),
+        (base + "resign/", {"confirm": "yes", "version": version}),
+        (base + "stalemate/", {"action": "offer"}),
+        (base + "stalemate/", {"action": "accept"}),
+        (base + "stalemate/", {"action": "decline"}),
+    ]
+
+
+def finish(game: Game, loser: User) -> None:
+    resign(game_id=game.pk, user=loser)
+    game.refresh_from_db()
+
+
+# ------------------------------------------------------------------------ logged out
+
+
+def test_logged_out_the_lobby_is_the_welcome_page(game: Game) -> None:
+    response = browser(None).get("/")
+    assert response.status_code == 200
+    assert "Russian Bank, one turn a day" in response.text
+    assert 'href="/accounts/signup/"' in response.text
+    assert "My games</h1>" not in response.text and f"/games/{game.pk}/" not in response.text
+
+
+def test_the_rules_page_is_for_everyone(alice: User) -> None:
+    for user in (None, alice):
+        response = browser(user).get("/rules/")
+        assert response.status_code == 200
+        assert "pagat" in response.text
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_logged_out_every_game_page_asks_to_log_in(game: Game, bob: User, finished: bool) -> None:
+    if finished:
+        finish(game, bob)
+    for path in game_gets(game):
+        response = browser(None).get(path)
+        assert response.status_code == 302, path
+        assert response["Location"] == login_url(path)
+        assert SEED not in response.text
+
+
+def test_logged_out_posts_change_nothing(game: Game, alice: User, bob: User) -> None:
+    challenge = create_challenge(alice, opponent="bob")
+    before = snapshot(game)
+    client = browser(None)
+    posts = [
+        ("/challenges/new/", FORM),
+        *((f"/challenges/{challenge.pk}/{action}/", {}) for action in ("accept", "decline")),
+        (f"/challenges/{challenge.pk}/cancel/", {}),
+        *game_posts(game),
+    ]
+    for path, data in posts:
+        response = client.post(path, data)
+        assert response.status_code == 302 and response["Location"] == login_url(path), path
+    assert snapshot(game) == before
+    assert list(Challenge.objects.values_list("pk", "status")) == [(challenge.pk, "pending")]
+
+
+# ------------------------------------------------------------------------ strangers
+
+
+@pytest.mark.parametrize("finished", [False, True])
+def test_a_stranger_gets_404_for_every_game_url(
+    game: Game, bob: User, charlie: User, finished: bool
+) -> None:
+    if finished:
+        finish(game, bob)
+    before = snapshot(game)
+    client = browser(charlie)
+    for path in game_gets(game):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert response["Content-Type"].startswith("text/html")
+        assert "a game you do not play in" in response.text
+        assert SEED not in response.text and "data-card" not in response.text
+    for path, data in game_posts(game):
+        for headers in ({}, FETCH):
+            response = client.post(path, data, headers=headers)
+            assert response.status_code == 404, (path, data, headers)
+            assert "data-card" not in response.text
+    assert snapshot(game) == before
+
+
+def test_a_stranger_cannot_answer_someone_elses_challenge(
+    alice: User, bob: User, charlie: User
+) -> None:
+    challenge = create_challenge(alice, opponent="bob")
+    client = browser(charlie)
+    for action in ("accept", "decline", "cancel"):
+        response = client.post(f"/challenges/{challenge.pk}/{action}/", follow=True)
+        assert response.redirect_chain == [("/", 302)]
+        assert "no such challenge" in response.text
+    challenge.refresh_from_db()
+    assert challenge.status == "pending" and not Game.objects.exists()
+
+
+# ---------------------------------------------------------------------------- lobby
+
+
+def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_games(
+    alice: User, bob: User, charlie: User
+) -> None:
+    dave = User.objects.create_user("dave", "dave@example.com", "pw-dave-123")
+    now = timezone.now()
+    mine = [start_game(alice, opponent, seed=int(SEED)) for opponent in (bob, dave, bob)]
+    for game, days in zip(mine, (3, 1, 2), strict=True):
+        Game.objects.filter(pk=game.pk).update(deadline=now + timedelta(days=days))
+    theirs = start_game(dave, alice, seed=int(SEED))  # dave (A) moves first
+    done = start_game(alice, dave, seed=int(SEED))
+    finish(done, dave)
+    start_game(bob, dave, seed=int(SEED))  # not alice's
+    received = create_challenge(dave, opponent="alice", match_target=100)
+    sent = create_challenge(alice, opponent="bob")
+    invited = create_challenge(alice, email="dora@example.com")
+    my_open = create_challenge(alice, is_open=True)
+    open_ = create_challenge(charlie, is_open=True)
+    create_challenge(bob, opponent="dave")  # not alice's
+
+    html = browser(alice).get("/").text
+
+    turn, waiting = section(html, "turn-h"), section(html, "waiting-h")
+    assert html.index(turn) < html.index(waiting) < html.index(section(html, "finished-h"))
+    assert linked_games(turn) == [mine[1].pk, mine[2].pk, mine[0].pk]  # soonest deadline first
+    assert linked_games(waiting) == [theirs.pk]
+    assert linked_games(section(html, "finished-h")) == [done.pk]
+    assert f'href="/games/{done.pk}/replay/"' in html
+
+    for_me = section(html, "received-h")
+    assert "dave invites you to a match to 100 points" in for_me
+    assert f'action="/challenges/{received.pk}/accept/"' in for_me
+    assert f'action="/challenges/{received.pk}/decline/"' in for_me
+
+    pending = section(html, "pending-h")
+    assert "You invited bob" in pending and "You invited dora@example.com" in pending
+    assert "You invited anyone (open challenge)" in pending
+    for challenge in (sent, invited, my_open):
+        assert f'action="/challenges/{challenge.pk}/cancel/"' in pending
+    assert "charlie offers a game to anyone" in pending
+    assert f'action="/challenges/{open_.pk}/accept/"' in pending
+    assert f"/challenges/{my_open.pk}/accept/" not in html  # one's own open challenge
+    assert f'action="/challenges/{open_.pk}/cancel/"' not in html
+    assert len(re.findall(r'action="/challenges/\d+/', html)) == 6  # bob's to dave: not here
+
+
+def test_an_empty_lobby_says_so(alice: User) -> None:
+    html = browser(alice).get("/").text
+    assert "No game is waiting for you." in html and "None yet." in html
+    assert 'aria-labelledby="received-h"' not in html and 'aria-labelledby="pending-h"' not in html
+    assert 'action="/challenges/new/"' in html
+
+
+@pytest.mark.parametrize(
+    ("opponent", "message"),
+    [
+        ("bob", "Challenge sent to bob."),
+        ("  BOB ", "Challenge sent to BOB."),
+        ("dora@example.com", "Invitation sent to dora@example.com."),
+        ("", "Your open challenge is waiting for a taker."),
+    ],
+)
+def test_the_new_game_form_creates_a_challenge(
+    alice: User, bob: User, opponent: str, message: str
+) -> None:
+    response = browser(alice).post("/challenges/new/", {**FORM, "opponent": opponent}, follow=True)
+    assert response.redirect_chain == [("/", 302)]
+    assert message in response.text
+    challenge = Challenge.objects.get()
+    assert challenge.challenger == alice and challenge.status == "pending"
+    assert challenge.opponent == (bob if opponent.strip().lower() == "bob" else None)
+    assert challenge.email == ("dora@example.com" if "@" in opponent else "")
+    assert challenge.is_open == (not opponent)
+    assert f'action="/challenges/{challenge.pk}/cancel/"' in response.text
+
+
+def test_the_new_game_form_keeps_the_time_control_and_match(alice: User, bob: User) -> None:
+    data = {
+        **FORM,
+        "control": "bank",
+        "bank_initial_days": "30",
+        "bank_increment_days": "0",
+        "weekend_pause": "on",
+        "match_target": "200",
+    }
+    assert browser(alice).post("/challenges/new/", data).status_code == 302
+    challenge = Challenge.objects.get()
+    assert (challenge.time_control, challenge.bank_initial_days, challenge.bank_cap_days) == (
+        "bank",
+        30,
+        30,
+    )
+    assert challenge.bank_increment_days == 0 and challenge.weekend_pause
+    assert challenge.match_target == 200
+    html = browser(bob).get("/").text
+    assert "a match to 200 points" in html and "a time bank of 30 days, +0 a turn" in html
+
+
+@pytest.mark.parametrize(
+    ("changes", "status", "message"),
+    [
+        ({"days_per_turn": "0"}, 400, "Ensure this value is greater than or equal to 1."),
+        ({"days_per_turn": "15"}, 400, "Ensure this value is less than or equal to 14."),
+        ({"days_per_turn": "three"}, 400, "Enter a whole number."),
+        ({"days_per_turn": "9" * 40}, 400, "Ensure this value is less than or equal to 14."),
+        ({"bank_initial_days": ""}, 400, "This field is required."),
+        ({"match_target": "-5"}, 400, "Ensure this value is greater than or equal to 1."),
+        ({"match_target": "1.5"}, 400, "Enter a whole number."),
+        ({"rules": "poker"}, 400, "Select a valid choice."),
+        ({"control": "hourglass"}, 400, "Select a valid choice."),
+        ({"opponent": "nobody"}, 404, "there is no player called 'nobody'"),
+        ({"opponent": "alice"}, 400, "you cannot challenge yourself"),
+        ({"opponent": "dora@"}, 400, "'dora@' is not an e-mail address"),
+        ({"opponent": "x" * 255}, 400, "Ensure this value has at most 254 characters"),
+    ],
+)
+def test_bad_new_game_input_is_shown_and_creates_nothing(
+    alice: User, bob: User, changes: dict[str, str], status: int, message: str
+) -> None:
+    response = browser(alice).post("/challenges/new/", {**FORM, **changes})
+    assert response.status_code == status
+    assert escape(message) in response.text
+    assert 'role="alert"' in response.text and "My games</h1>" in response.text
+    assert not Challenge.objects.exists()
+
+
+# -------------------------------------------------------------- answering challenges
+
+
+def test_accepting_a_challenge_opens_the_game(alice: User, bob: User) -> None:
+    challenge = create_challenge(alice, opponent="bob")
+    response = browser(bob).post(f"/challenges/{challenge.pk}/accept/")
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert (game.player_a, game.player_b) == (alice, bob)
+    assert "you are B" in browser(bob).get(response["Location"]).text
+    again = browser(bob).post(f"/challenges/{challenge.pk}/accept/", follow=True)
+    assert again.redirect_chain == [("/", 302)] and "this challenge is accepted" in again.text
+    assert Game.objects.count() == 1
+
+
+def test_declining_and_cancelling_challenges(alice: User, bob: User) -> None:
+    to_decline = create_challenge(alice, opponent="bob")
+    to_cancel = create_challenge(alice, opponent="bob")
+    wrong = [
+        (alice, f"/challenges/{to_decline.pk}/accept/", "you cannot answer your own challenge"),
+        (bob, f"/challenges/{to_cancel.pk}/cancel/", "no such challenge"),
+        (alice, "/challenges/999999/accept/", "no such challenge"),
+    ]
+    for user, path, message in wrong:
+        response = browser(user).post(path, follow=True)
+        assert response.redirect_chain == [("/", 302)] and message in response.text
+    assert set(Challenge.objects.values_list("status", flat=True)) == {"pending"}
+
+    declined = browser(bob).post(f"/challenges/{to_decline.pk}/decline/", follow=True)
+    assert "Challenge declined." in declined.text
+    cancelled = browser(alice).post(f"/challenges/{to_cancel.pk}/cancel/", follow=True)
+    assert "Challenge cancelled." in cancelled.text
+    assert f"/challenges/{to_cancel.pk}/" not in cancelled.text  # gone from the lobby
+    statuses = dict(Challenge.objects.values_list("pk", "status"))
+    assert statuses == {to_decline.pk: "declined", to_cancel.pk: "cancelled"}
+    assert not Game.objects.exists()
+
+
+def test_an_open_challenge_is_accepted_not_declined(alice: User, bob: User) -> None:
+    challenge = create_challenge(alice, is_open=True)
+    declined = browser(bob).post(f"/challenges/{challenge.pk}/decline/", follow=True)
+    assert "an open challenge is not declined" in declined.text
+    response = browser(bob).post(f"/challenges/{challenge.pk}/accept/")
+    game = Game.objects.get()
+    assert response["Location"] == f"/games/{game.pk}/"
+    assert (game.player_a, game.player_b) == (alice, bob)
+
+
+def test_pages_refuse_the_wrong_method(game: Game, alice: User) -> None:
+    client = browser(alice)
+    for path in ("/challenges/new/", f"/games/{game.pk}/play/", f"/games/{game.pk}/resign/"):
+        assert client.get(path).status_code == 405, path
+    for path in (f"/games/{game.pk}/", f"/games/{game.pk}/replay/", f"/games/{game.pk}/table/"):
+        assert client.post(path).status_code == 405, path
+
+
+# ----------------------------------------------------------------------- the table
+
+
+def test_the_player_to_move_sees_the_table_and_the_buttons(game: Game, alice: User) -> None:
+    response = browser(alice).get(f"/games/{game.pk}/")
+    html = response.text
+    assert response.status_code == 200
+    assert "you are A" in html and "Your turn" in html
+    assert html.index("bob's cards") < html.index("alice's cards")  # you: bottom
+    assert f'data-version="{game.version}"' in html and 'data-my-turn="1"' in html
+    assert re.search(r'<button name="moves" value="T" class="primary"\s*>', html)  # enabled
+    assert 'id="move-form"' in html and f'name="version" value="{game.version}"' in html
+    assert re.search(r'<button type="button" class="pile[^"]*" id="pile-H4"', html)
+    legal = re.search(r'<script id="legal-moves" type="application/json">(.*?)</script>', html)
+    assert legal and LEGAL in legal.group(1)
+    assert 'name="confirm" value="yes"' in html and 'value="offer"' in html
+    assert game.seed_hash in html and SEED not in html
+    assert f'href="/games/{game.pk}/export.txt"' in html
+
+
+def test_the_waiting_player_sees_the_table_without_moves(game: Game, bob: User) -> None:
+    html = browser(bob).get(f"/games/{game.pk}/").text
+    assert "you are B" in html and "Waiting for alice" in html
+    assert html.index("alice's cards") < html.index("bob's cards")
+    assert 'data-my-turn="0"' in html
+    assert 'id="move-form"' not in html and 'id="legal-moves"' not in html
+    assert '<button type="button" class="pile' not in html
+    assert 'id="pile-H4"' in html and 'data-card="TD"' in html
+    assert 'name="confirm" value="yes"' in html  # may still resign or offer a stalemate
+
+
+def test_a_legal_move_without_the_script_redirects_to_the_game(game: Game, alice: User) -> None:
+    response = browser(alice).post(f"/games/{game.pk}/play/", {"moves": LEGAL, "version": "1"})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert snapshot(game)[:2] == (2, 1) and game.current_turn == [LEGAL]
+    assert "This turn so far: <code>H4-H6</code>" in browser(alice).get(response["Location"]).text
+
+
+def test_a_legal_move_with_the_script_answers_the_fragment(game: Game, alice: User) -> None:
+    response = browser(alice).post(
+        f"/games/{game.pk}/play/", {"moves": LEGAL, "version": "1"}, headers=FETCH
+    )
+    assert response.status_code == 200 and "X-Refused" not in response
+    assert response.text.lstrip().startswith('<div id="game-state" data-version="2"')
+    assert "<html" not in response.text and "<body" not in response.text
+    assert list(game.moves.values_list("text", flat=True)) == [LEGAL]
+
+
+def test_several_moves_are_played_in_one_post(game: Game, alice: User) -> None:
+    response = browser(alice).post(
+        f"/games/{game.pk}/play/", {"moves": f"{LEGAL}, {OTHER_LEGAL}", "version": "1"}
+    )
+    assert response.status_code == 302
+    assert snapshot(game)[-1] == [LEGAL, OTHER_LEGAL] and game.version == 2
+
+
+def engine_refusal(game: Game, moves: str) -> tuple[str, str]:
+    """The engine's code and words for the first refused move of ``moves`` on the table."""
+    position = from_document(game.position)
+    for text in moves.split():
+        try:
+            position.play(text)
+        except IllegalMove as exc:
+            return exc.code, f"{text}: {exc.message}"
+    raise AssertionError(f"{moves} is legal")
+
+
+@pytest.mark.parametrize(
+    ("moves", "code"),
+    [
+        ("H1-H1", "S4"),  # a king on a king
+        ("R-F1", "S4"),  # a seven on an empty foundation
+        ("C-W", "NO_TURNED_CARD"),
+        ("XYZ", "BAD_NOTATION"),
+        ("H9-F1", "BAD_NOTATION"),
+        ("H²-F1", "BAD_NOTATION"),
+        (f"{LEGAL} H1-H1", "S4"),  # all or none: the legal first move is not played either
+    ],
+)
+def test_a_refused_move_is_explained_in_words_and_changes_nothing(
+    game: Game, alice: User, moves: str, code: str
+) -> None:
+    assert engine_refusal(game, moves)[0] == code
+    message = engine_refusal(game, moves)[1]
+    assert len(message.split()) >= 4  # words, not a code
+    before = snapshot(game)
+    client = browser(alice)
+    response = client.post(f"/games/{game.pk}/play/", {"moves": moves, "version": "1"})
+    assert response.status_code == 400
+    assert refusal(response.text) == escape(message)
+    assert "Your turn" in response.text and 'data-version="1"' in response.text
+    scripted = client.post(
+        f"/games/{game.pk}/play/", {"moves": moves, "version": "1"}, headers=FETCH
+    )
+    assert scripted.status_code == 200 and scripted["X-Refused"] == code
+    assert refusal(scripted.text) == escape(message)
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("moves", ["", "  ,  "])
+def test_no_move_at_all_is_refused(game: Game, alice: User, moves: str) -> None:
+    before = snapshot(game)
+    response = browser(alice).post(f"/games/{game.pk}/play/", {"moves": moves, "version": "1"})
+    assert response.status_code == 400 and refusal(response.text) == "send at least one move"
+    assert snapshot(game) == before
+
+
+def test_a_stale_version_plays_nothing(game: Game, alice: User) -> None:
+    client = browser(alice)
+    played = client.post(f"/games/{game.pk}/play/", {"moves": LEGAL, "version": "1"})
+    assert played.status_code == 302
+    before = snapshot(game)
+    response = client.post(f"/games/{game.pk}/play/", {"moves": OTHER_LEGAL, "version": "1"})
+    assert response.status_code == 412
+    assert refusal(response.text).startswith(
+        "The game has moved on since this page was loaded, so nothing was played."
+    )
+    assert 'data-version="2"' in response.text  # the table as it is now
+    scripted = client.post(
+        f"/games/{game.pk}/play/", {"moves": OTHER_LEGAL, "version": "1"}, headers=FETCH
+    )
+    assert scripted.status_code == 200 and scripted["X-Refused"] == "STALE_VERSION"
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("version", ["abc", "-1", "1.0", "١", "9" * 30])
+def test_a_malformed_version_plays_nothing(game: Game, alice: User, version: str) -> None:
+    before = snapshot(game)
+    response = browser(alice).post(f"/games/{game.pk}/play/", {"moves": LEGAL, "version": version})
+    assert response.status_code == 400 and "version" in refusal(response.text)
+    assert snapshot(game) == before
+
+
+def test_a_double_submit_plays_once(game: Game, alice: User) -> None:
+    client = browser(alice)
+    form = {"moves": LEGAL, "version": "1"}
+    first = client.post(f"/games/{game.pk}/play/", form, headers=FETCH)
+    second = client.post(f"/games/{game.pk}/play/", form, headers=FETCH)
+    assert "X-Refused" not in first and second["X-Refused"] == "STALE_VERSION"
+    assert snapshot(game)[0:2] == (2, 1)
+    assert list(game.moves.values_list("text", flat=True)) == [LEGAL]
+
+
+def test_the_waiting_player_cannot_move(game: Game, bob: User) -> None:
+    before = snapshot(game)
+    response = browser(bob).post(f"/games/{game.pk}/play/", {"moves": LEGAL, "version": "1"})
+    assert response.status_code == 409
+    assert refusal(response.text) == "it is your opponent&#x27;s turn"
+    assert snapshot(game) == before
+
+
+def test_polling_answers_204_until_the_version_changes(game: Game, alice: User, bob: User) -> None:
+    for user in (alice, bob):
+        client = browser(user)
+        unchanged = client.get(f"/games/{game.pk}/table/", {"version": "1"})
+        assert unchanged.status_code == 204 and unchanged.content == b""
+        for query in ({"version": "0"}, {}, {"version": "abc"}):
+            response = client.get(f"/games/{game.pk}/table/", query)
+            assert response.status_code == 200
+            assert response.text.lstrip().startswith('<div id="game-state" data-version="1"')
+    play_moves(game_id=game.pk, user=alice, moves=[LEGAL])
+    changed = browser(bob).get(f"/games/{game.pk}/table/", {"version": "1"})
+    assert changed.status_code == 200 and 'data-version="2"' in changed.text
+    assert "<html" not in changed.text
+    assert browser(bob).get(f"/games/{game.pk}/table/", {"version": "2"}).status_code == 204
+
+
+# ------------------------------------------------------------- resign and stalemate
+
+
+def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> None:
+    before = snapshot(game)
+    client = browser(bob)  # the waiting player may resign too
+    response = client.post(f"/games/{game.pk}/resign/", {"version": "1"})
+    assert response.status_code == 400
+    assert refusal(response.text) == "tick the box to confirm that you resign"
+    scripted = client.post(f"/games/{game.pk}/resign/", {"version": "1"}, headers=FETCH)
+    assert scripted.status_code == 200 and scripted["X-Refused"] == "BAD_REQUEST"
+    stale = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes", "version": "0"})
+    assert stale.status_code == 412
+    assert snapshot(game) == before
+
+    done = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes", "version": "1"}, follow=True)
+    assert done.redirect_chain == [(f"/games/{game.pk}/", 302)]
+    assert "You resigned the game." in done.text
+    game.refresh_from_db()
+    assert game.status == "won" and game.ending == "resigned"
+    assert list(game.moves.values_list("seat", "text")) == [("B", "resigns")]
+    for user in (alice, bob):
+        html = browser(user).get(f"/games/{game.pk}/").text
+        assert "alice won</strong> (resigned)" in html
+        assert "Replay the whole game with the deal revealed" in html
+        assert 'name="confirm"' not in html and 'id="move-form"' not in html
+    again = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"})
+    assert again.status_code == 409 and refusal(again.text) == "the game is over"
+
+
+def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: User) -> None:
+    url = f"/games/{game.pk}/stalemate/"
+    offered = browser(alice).post(url, {"action": "offer"}, follow=True)
+    assert "Stalemate offered." in offered.text
+    assert "You have offered a stalemate; bob has not answered yet." in offered.text
+    game.refresh_from_db()
+    assert game.stalemate_offer == "A"
+    bob_sees = browser(bob).get(f"/games/{game.pk}/").text
+    assert 'id="stalemate-offer"' in bob_sees and "alice offers to end the game" in bob_sees
+
+    wrong = [
+        (alice, "offer", 409, "you have already offered a stalemate"),
+        (alice, "accept", 409, "your opponent has not offered a stalemate"),
+        (bob, "offer", 409, "your opponent has offered a stalemate: accept or decline it"),
+        (bob, "shrug", 400, "offer, accept or decline a stalemate"),
+        (bob, "", 400, "offer, accept or decline a stalemate"),
+    ]
+    before = snapshot(game)
+    for user, action, status, message in wrong:
+        response = browser(user).post(url, {"action": action})
+        assert response.status_code == status and refusal(response.text) == message
+    assert snapshot(game) == before
+
+    declined = browser(bob).post(url, {"action": "decline"}, headers=FETCH)
+    assert declined.status_code == 200 and "stalemate-offer" not in declined.text
+    game.refresh_from_db()
+    assert game.stalemate_offer == "" and game.status == "playing"
+    assert "offers to end the game" not in browser(bob).get(f"/games/{game.pk}/").text
+
+    browser(alice).post(url, {"action": "offer"})
+    accepted = browser(bob).post(url, {"action": "accept"}, follow=True)
+    assert "Stalemate agreed." in accepted.text and "<strong>Stalemate</strong>" in accepted.text
+    game.refresh_from_db()
+    assert game.status == "stalemate" and game.ending == "agreed"
+
+
+# ------------------------------------------------------------------------- replay
+
+
+def play_some(game: Game, alice: User, bob: User, turns: int) -> None:
+    for _ in range(turns):
+        play_turn(game, alice, bob)
+
+
+def test_the_replay_of_a_game_under_way_is_the_last_turn_and_the_current_one(
+    game: Game, alice: User, bob: User
+) -> None:
+    play_some(game, alice, bob, 3)
+    mover, _ = mover_and_other(game, alice, bob)
+    position = from_document(game.position)
+    move = next(str(m) for m in position.legal_moves() if str(m) not in ("C-W", "E"))
+    play_moves(game_id=game.pk, user=mover, moves=[move])
+    game.refresh_from_db()
+    first = game.ply - 1 - len(game.last_turn["moves"])
+    assert first > 0
+    for user in (alice, bob):
+        client = browser(user)
+        start = client.get(f"/games/{game.pk}/replay/")
+        assert start.status_code == 200
+        assert f"Step {first} of {game.ply}: " in start.text
+        assert f'<ol class="movelist" start="{first + 1}">' in start.text
+        steps = {int(s) for s in re.findall(r'href="\?step=(\d+)"', start.text)}
+        assert steps == set(range(first + 1, game.ply + 1))  # nothing earlier is offered
+        assert 'id="result-h"' not in start.text and SEED not in start.text
+        assert "The face-down cards" not in start.text
+        last = client.get(f"/games/{game.pk}/replay/", {"step": game.ply}).text
+        assert f"Step {game.ply} of {game.ply}: {game.to_move} played <code>{move}</code>" in last
+        clamped = {
+            "0": first,
+            str(first - 1): first,
+            str(game.ply + 1): game.ply,
+            "99999999": game.ply,
+            "-1": first,
+            "abc": first,
+            "٣": first,
+            "3.0": first,
+            "9" * 40: first,
+            "": first,
+        }
+        for raw, expected in clamped.items():
+            response = client.get(f"/games/{game.pk}/replay/", {"step": raw})
+            assert response.status_code == 200, raw
+            assert f"Step {expected} of {game.ply}" in response.text, raw
+
+
+def test_the_replay_of_a_finished_game_starts_at_the_deal_with_the_seed(
+    game: Game, alice: User, bob: User
+) -> None:
+    play_some(game, alice, bob, 2)
+    finish(game, alice)
+    score = from_document(game.position).score
+    assert score is not None and score[0] == 0 and score[1] > 50
+    for user in (alice, bob):
+        client = browser(user)
+        deal_page = client.get(f"/games/{game.pk}/replay/", {"step": "0"}).text
+        assert f"Step 0 of {game.ply}: the deal" in deal_page
+        assert '<ol class="movelist" start="1">' in deal_page
+        assert "The face-down cards at this step" in deal_page
+        assert deal_page.count("data-card=") == 104 + 2  # reserve tops on the table and listed
+        assert f"<dt>Seed</dt><dd><code>{SEED}</code></dd>" in deal_page
+        assert "✓ The seed matches the commitment" in deal_page
+        assert f"Score: alice {score[0]}, bob {score[1]}." in deal_page
+        default = client.get(f"/games/{game.pk}/replay/").text
+        assert f"Step 0 of {game.ply}: the deal" in default
+        end = client.get(f"/games/{game.pk}/replay/", {"step": game.ply}).text
+        assert "A played <code>resigns</code>" in end
+    Game.objects.filter(pk=game.pk).update(seed_hash="0" * 64)
+    tampered = browser(alice).get(f"/games/{game.pk}/replay/").text
+    assert "✗ The seed does not match the commitment." in tampered
+
+
+# ------------------------------------------------------------------------- export
+
+
+def test_the_export_is_text_with_the_moves_and_the_seed_once_over(
+    game: Game, alice: User, bob: User
+) -> None:
+    first = play_turn(game, alice, bob)
+    second = play_turn(game, alice, bob)
+    response = browser(bob).get(f"/games/{game.pk}/export.txt")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/plain; charset=utf-8"
+    assert response["Content-Disposition"] == f'inline; filename="russian-bank-{game.pk}.txt"'
+    text = response.text
+    assert '[A "alice"]\n[B "bob"]\n' in text and f'[SeedHash "{game.seed_hash}"]' in text
+    assert f"\n1 A: {' '.join(first)}\n2 B: {' '.join(second)}\n" in text
+    assert "[Seed " not in text and SEED not in text and '[Status "playing"]' in text
+    finish(game, alice)
+    text = browser(alice).get(f"/games/{game.pk}/export.txt").text
+    assert f'[Seed "{SEED}"]' in text and '[Ending "resigned"]' in text
+    assert text.endswith("\nA resigns\n")
+
+
+# ---------------------------------------------------------------------- invitations
+
+
+def test_an_invitation_link_sends_the_logged_out_to_sign_up(alice: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    path = f"/invitations/{challenge.token}/"
+    for response in (browser(None).get(path), browser(None).post(path, {"answer": "accept"})):
+        assert response.status_code == 302
+        assert response["Location"] == "/accounts/signup/?" + urlencode({"next": path})
+    challenge.refresh_from_db()
+    assert challenge.status == "pending"
+
+
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_a_bad_invitation_token_is_a_clear_404(alice: User, bob: User, logged_in: bool) -> None:
+    open_ = create_challenge(alice, is_open=True)
+    client = browser(bob if logged_in else None)
+    for token in ("not-a-token", open_.token):
+        response = client.get(f"/invitations/{token}/")
+        assert response.status_code == 404
+        assert "Invitation not found" in response.text
+        assert "this invitation does not exist" in response.text
+    assert client.post("/invitations/not-a-token/", {"answer": "accept"}).status_code == 404
+    assert not Game.objects.exists()
+
+
+def test_an_invitation_is_accepted_once_signed_in(alice: User, bob: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com", match_target=50)
+    path = f"/invitations/{challenge.token}/"
+    page = browser(bob).get(path)
+    assert page.status_code == 200
+    assert "alice invites you to play" in page.text and "match to 50 points" in page.text
+    assert 'value="accept"' in page.text and 'value="decline"' in page.text
+    own = browser(alice).post(path, {"answer": "accept"})
+    assert own.status_code == 200 and "you cannot answer your own challenge" in own.text
+    assert not Game.objects.exists()
+
+    response = browser(bob).post(path, {"answer": "accept"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert (game.player_a, game.player_b) == (alice, bob) and game.match is not None
+    challenge.refresh_from_db()
+    assert challenge.accepted_by == bob
+    after = browser(bob).get(path)
+    assert "This invitation was accepted." in after.text and 'value="accept"' not in after.text
+    twice = browser(bob).post(path, {"answer": "accept"})
+    assert "this challenge is accepted" in twice.text and Game.objects.count() == 1
+
+
+def test_an_invitation_is_declined(alice: User, bob: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    response = browser(bob).post(f"/invitations/{challenge.token}/", {"answer": "decline"})
+    assert response.status_code == 200 and "This invitation was declined." in response.text
+    challenge.refresh_from_db()
+    assert challenge.status == "declined" and not Game.objects.exists()
+
+
+# ---------------------------------------------------------------------- site-wide
+
+
+def test_the_favicon_redirects_to_the_static_icon() -> None:
+    response = browser(None).get("/favicon.ico")
+    assert response.status_code == 301 and response["Location"] == "/static/games/favicon.svg"
+
+
+@pytest.mark.parametrize("user", [None, "alice"])
+def test_an_unknown_url_is_the_html_404_page(alice: User, user: str | None) -> None:
+    client = browser(alice if user else None)
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+    assert "<h1>Not found</h1>" in response.text
+    api = client.get("/api/v1/no-such-page/")
+    assert api.status_code == 404 and api.json()["error"] == "NOT_FOUND"
+    missing = client.get("/games/999999/")
+    assert missing.status_code == (404 if user else 302)
