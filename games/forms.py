@@ -7,6 +7,7 @@ from django import forms
 from games.engine import PRESETS
 
 from .clocks import BANK, PER_TURN, TimeControl
+from .models import StopMode
 
 
 class NewGameForm(forms.Form):
@@ -19,6 +20,16 @@ class NewGameForm(forms.Form):
     )
     rules = forms.ChoiceField(
         choices=[(name, name) for name in sorted(PRESETS)], initial="pagat", label="Rules"
+    )
+    stop_mode = forms.ChoiceField(
+        choices=[
+            (StopMode.REFEREE, "Referee: the server refuses every illegal move"),
+            (StopMode.CLASSIC, "Classic: slips stand unless the opponent calls Stop!"),
+        ],
+        initial=StopMode.REFEREE,
+        required=False,  # a form without it (an older page) makes a refereed game
+        widget=forms.RadioSelect,
+        label="Mistakes",
     )
     control = forms.ChoiceField(
         choices=[(PER_TURN, "Days per turn"), (BANK, "A time bank")],
@@ -42,6 +53,9 @@ class NewGameForm(forms.Form):
         label="Match to (points)",
         help_text="Leave empty for a single game.",
     )
+
+    def clean_stop_mode(self) -> str:
+        return str(self.cleaned_data["stop_mode"] or StopMode.REFEREE)
 
     def clean_opponent(self) -> str:
         return str(self.cleaned_data["opponent"]).strip()

@@ -22,6 +22,7 @@ urlpatterns = [
     path("games/<int:game_id>/play/", views.play, name="game-play"),
     path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
     path("games/<int:game_id>/stalemate/", views.stalemate, name="game-stalemate"),
+    path("games/<int:game_id>/stop/", views.stop, name="game-stop"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
     path("games/<int:game_id>/export.txt", views.export, name="game-export"),
     path("invitations/<slug:token>/", views.invitation, name="invitation"),

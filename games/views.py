@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from games.engine import PRESETS, from_document, seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges, selectors, services
+from . import challenges, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -91,6 +91,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             email=opponent if "@" in opponent else None,
             is_open=not opponent,
             rules=data["rules"],
+            stop_mode=data["stop_mode"],
             match_target=data["match_target"],
             clock=form.time_control(),
         )
@@ -130,6 +131,9 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
 
 def _last_turn_start(game: Game) -> int:
     """The log index where the last finished turn began (what a player may step through)."""
+    start = game.last_turn.get("start")
+    if isinstance(start, int):
+        return start
     return game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
 
 
@@ -157,8 +161,18 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
         "last_turn": last.get("moves", []),
         "last_mover": names.get(last.get("seat", ""), ""),
         "last_turn_steps": list(
-            zip(last.get("moves", []), range(first_step + 1, game.ply + 1), strict=False)
+            zip(
+                last.get("moves", []),
+                range(first_step + 1, game.ply + 1),
+                range(1, len(last.get("moves", [])) + 1),
+                strict=False,
+            )
         ),
+        "stopped": last.get("stopped"),
+        "correction": last.get("correction"),
+        "lost_turn": bool(last.get("lost")),
+        "can_call_stop": state["can_call_stop"],
+        "my_wrong_calls": state["wrong_calls"]["AB"[seat]],
         "replay_from": first_step,
         "offer_from_opponent": game.stalemate_offer == "AB"[1 - seat],
         "offer_from_me": game.stalemate_offer == "AB"[seat],
@@ -284,6 +298,33 @@ def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
     return _after_action(request, game_id, error, done)
 
 
+@login_required
+@require_POST
+def stop(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Call Stop! on a move of the opponent's last turn (classic games)."""
+    raw = request.POST.get("move", "")
+    choice = request.POST.get("choice", "").strip() or None
+    error = None
+    done = ""
+    try:
+        if not (raw.isascii() and raw.isdigit() and len(raw) < 4):
+            raise ServiceError(400, "BAD_REQUEST", "name the move to stop by its number")
+        outcome = stops.call_stop_on(
+            game_id=game_id,
+            user=_user(request),
+            move_number=int(raw),
+            choice=choice,
+            expected_version=_version(request),
+        )
+        done = (
+            f"Stop! Move {raw} broke a rule ({outcome.violation}): it is undone, "
+            f"{outcome.correction} was played instead, and it is your turn."
+        )
+    except ServiceError as exc:
+        error = exc
+    return _after_action(request, game_id, error, done)
+
+
 # --------------------------------------------------------------- replay and export
 
 
@@ -296,9 +337,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seat = _player_game(request, game_id)
     finished = game.status != Game.Status.PLAYING
     log = selectors.move_log(game)
-    first = (
-        0 if finished else game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
-    )
+    first = 0 if finished else _last_turn_start(game)
     raw = request.GET.get("step", "")
     step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else first
     step = min(max(step, first), game.ply)

@@ -9,62 +9,24 @@ every game also rebuilds from its seed and log.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
+from django.urls import reverse
 
 from games import selectors
-from games.engine import IllegalMove, Position, deal, from_document, turn_violations
-from games.models import Game, Notification, StopMode
+from games.engine import deal, from_document
+from games.models import Challenge, Game, Notification
 from games.services import LOSES_TURN, play_moves, rebuild_position, resign, start_game
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
+from tests.stop_scenes import classic_game, deal_with
 
 from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
-
-Codes = Sequence[str | None]
-
-
-def violations_of(position: Position, moves: Sequence[str]) -> list[str | None] | None:
-    """The violation each move commits, or None when the turn cannot be played at all."""
-    try:
-        return turn_violations(position, [position.parse(m) for m in moves])
-    except IllegalMove:
-        return None
-
-
-def candidate_turns(position: Position) -> list[list[str]]:
-    """Short turns worth trying: turn and discard; empty a house onto a foundation first."""
-    turns = [["T", "C-W"]]
-    for i, house in enumerate(position.houses):
-        for f in range(len(position.foundations)):
-            if len(house) == 1:
-                turns.append([f"H{i + 1}-F{f + 1}", "T", "C-W"])
-    return turns
-
-
-def deal_with(codes: Codes) -> tuple[int, list[str]]:
-    """The first seed whose opening turn can be played committing exactly ``codes``."""
-    for seed in range(1, 3000):
-        position = deal(seed)
-        for moves in candidate_turns(position):
-            if violations_of(position, moves) == list(codes):
-                return seed, moves
-    raise AssertionError(f"no deal lets a turn commit {codes}")
-
-
-def classic_game(alice: User, bob: User, codes: Codes) -> tuple[Game, User, User, list[str]]:
-    """A classic game after the offender's turn: (game, offender, caller, the turn)."""
-    seed, moves = deal_with(codes)
-    game = start_game(alice, bob, seed=seed, stop_mode=StopMode.CLASSIC)
-    offender, caller = (alice, bob) if game.to_move == "A" else (bob, alice)
-    play_moves(game_id=game.pk, user=offender, moves=moves)
-    game.refresh_from_db()
-    return game, offender, caller, moves
 
 
 def assert_rebuilds(game: Game) -> None:
@@ -289,3 +251,83 @@ def test_two_racing_calls_stop_the_turn_once() -> None:
     game.refresh_from_db()
     assert game.moves.filter(text__startswith="stop:").count() == 1
     assert_rebuilds(game)
+
+
+def page_client(user: User) -> Client:
+    browser = Client()
+    browser.force_login(user)
+    return browser
+
+
+def test_the_game_page_offers_stop_on_each_move_to_the_caller_only(alice: User, bob: User) -> None:
+    game, offender, caller, moves = classic_game(alice, bob, [None, "S2"])
+    page = page_client(caller).get(reverse("game", args=[game.pk])).content.decode()
+    for number, move in enumerate(moves, 1):
+        assert f'aria-label="Stop! on move {number}, {move}"' in page
+    assert "classic" in page
+    assert (
+        'class="stop"'
+        not in page_client(offender).get(reverse("game", args=[game.pk])).content.decode()
+    )
+    # A wrong call by the page: refused in words, the count shown, nothing undone.
+    refused = page_client(caller).post(
+        reverse("game-stop", args=[game.pk]), {"move": "1", "version": str(game.version)}
+    )
+    assert refused.status_code == 409
+    text = refused.content.decode()
+    assert "broke no rule" in text and "you have made 1" in text
+    game.refresh_from_db()
+    done = page_client(caller).post(
+        reverse("game-stop", args=[game.pk]),
+        {"move": "2", "version": str(game.version)},
+        HTTP_X_REQUESTED_WITH="fetch",
+    )
+    assert done.status_code == 200 and "X-Refused" not in done
+    fragment = done.content.decode()
+    assert 'id="stopped"' in fragment and "Stop! was called on move 2" in fragment
+    assert 'class="stop"' not in fragment  # one call per turn
+
+
+@pytest.mark.parametrize("raw", ["", "x", "-1", "٣", "9999", "0"])
+def test_a_malformed_stop_from_the_page_changes_nothing(alice: User, bob: User, raw: str) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    version = game.version
+    response = page_client(caller).post(reverse("game-stop", args=[game.pk]), {"move": raw})
+    assert response.status_code == 400
+    game.refresh_from_db()
+    assert game.version == version and game.wrong_calls == {}
+
+
+def test_a_refereed_game_page_has_no_stop_button(alice: User, bob: User, game: Game) -> None:
+    mover, other = (alice, bob) if game.to_move == "A" else (bob, alice)
+    position = from_document(game.position)
+    turn: list[str] = []
+    while position.turns == 0:
+        legal = [str(m) for m in position.legal_moves()]
+        move = next((m for m in ("C-W", "T") if m in legal), legal[0])
+        position.play(move)
+        turn.append(move)
+    play_moves(game_id=game.pk, user=mover, moves=turn)
+    page = page_client(other).get(reverse("game", args=[game.pk])).content.decode()
+    assert "last turn" in page and 'class="stop"' not in page and "refereed" in page
+
+
+def test_the_new_game_form_makes_a_classic_challenge(alice: User, bob: User) -> None:
+    response = page_client(alice).post(
+        reverse("challenge-new"),
+        {
+            "opponent": "bob",
+            "rules": "pagat",
+            "stop_mode": "classic",
+            "control": "per_turn",
+            "days_per_turn": "3",
+            "bank_initial_days": "7",
+            "bank_increment_days": "1",
+        },
+    )
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    assert challenge.stop_mode == "classic"
+    accept = page_client(bob).post(reverse("challenge-accept", args=[challenge.pk]))
+    assert accept.status_code == 302
+    assert Game.objects.get().stop_mode == "classic"
