@@ -13,12 +13,14 @@ import threading
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 
 from games import selectors
 from games.engine import deal, from_document
 from games.models import Challenge, Game, Notification
+from games.notifications import email_context
 from games.services import LOSES_TURN, play_moves, rebuild_position, resign, start_game
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
@@ -331,3 +333,10 @@ def test_the_new_game_form_makes_a_classic_challenge(alice: User, bob: User) -> 
     accept = page_client(bob).post(reverse("challenge-accept", args=[challenge.pk]))
     assert accept.status_code == 302
     assert Game.objects.get().stop_mode == "classic"
+
+
+def test_emails_say_which_rules_a_game_uses(alice: User, bob: User) -> None:
+    _game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    row = Notification.objects.filter(kind="your_turn", user=caller).latest("pk")
+    body = render_to_string("emails/your_turn-body.txt", email_context(row))
+    assert "Rules: pagat, classic: you may call Stop!" in body
