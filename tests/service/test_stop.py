@@ -340,3 +340,12 @@ def test_emails_say_which_rules_a_game_uses(alice: User, bob: User) -> None:
     row = Notification.objects.filter(kind="your_turn", user=caller).latest("pk")
     body = render_to_string("emails/your_turn-body.txt", email_context(row))
     assert "Rules: pagat, classic: you may call Stop!" in body
+
+
+def test_the_replay_marks_violations_only_once_the_game_is_over(alice: User, bob: User) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
+    replay = reverse("game-replay", args=[game.pk])
+    assert "⚠" not in page_client(caller).get(replay).content.decode()
+    resign(game_id=game.pk, user=caller)
+    page = page_client(caller).get(replay).content.decode()
+    assert page.count('class="violation"') == 2 and "⚠ S2" in page
