@@ -10,7 +10,7 @@ from .cards import Card, card_label, card_name, card_words, parse_card
 from .deal import deal, new_seed, seed_commitment
 from .document import dumps, from_document, loads, to_document
 from .errors import BadNotation, BadPosition, IllegalMove, RulesError, WrongStop
-from .match import Match, match_totals
+from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (
     BY_AGREEMENT,
@@ -23,7 +23,7 @@ from .position import (
     SeatPiles,
 )
 from .replay import replay
-from .rules import PRESETS, Rules, get_rules
+from .rules import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
 from .views import view
 
@@ -31,8 +31,10 @@ __all__ = [
     "BY_AGREEMENT",
     "BY_RESIGNATION",
     "BY_TIMEOUT",
+    "OPTION_DESCRIPTIONS",
     "PLAYING",
     "PRESETS",
+    "PRESET_DESCRIPTIONS",
     "STALEMATE",
     "WON",
     "BadNotation",
@@ -46,6 +48,7 @@ __all__ = [
     "RulesError",
     "SeatPiles",
     "WrongStop",
+    "alternating_starter",
     "call_stop",
     "card_label",
     "card_name",

@@ -121,6 +121,12 @@ HOUSE_FITS: Final[tuple[tuple[Face, ...], ...]] = tuple(
     for f in _faces()
 )
 
+#: V11: faces that may be built on a house whose top has this face when houses are
+#: built down in suit: one rank lower, the same suit.
+HOUSE_FITS_SAME_SUIT: Final[tuple[tuple[Face, ...], ...]] = tuple(
+    (f - 1,) if ACE < (f & 15) <= KING else () for f in _faces()
+)
+
 #: Faces that may load a reserve or waste whose top has this face (R5.4): same
 #: suit, one rank up or down, no wrap between King and Ace.
 LOAD_FITS: Final[tuple[tuple[Face, ...], ...]] = tuple(

@@ -24,7 +24,14 @@ def _print_error(code: str, message: str, **extra: object) -> None:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    print(dumps(deal(args.seed, get_rules(args.rules)), indent=2))
+    rules = get_rules(args.rules)
+    starter = None
+    if args.starter is not None:
+        if args.starter not in rules.seat_names:
+            _print_error("BAD_INPUT", f"--starter must be one of {', '.join(rules.seat_names)}")
+            return 2
+        starter = rules.seat_names.index(args.starter)
+    print(dumps(deal(args.seed, rules, starter=starter), indent=2))
     return 0
 
 
@@ -62,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("deal", help="print the starting position of a new game")
     p.add_argument("--seed", required=True, help="the deal seed (an integer)")
     p.add_argument("--rules", default="pagat", help="rules preset (default: pagat)")
+    p.add_argument(
+        "--starter", help="the seat that starts (A or B), e.g. a later game of a match (V3)"
+    )
     p.set_defaults(func=cmd_deal)
     p = sub.add_parser("legal", help="list the legal moves of the position on stdin")
     p.set_defaults(func=cmd_legal)

@@ -1,4 +1,4 @@
-"""The deal (R2) and who starts (R3), reproducible from a seed.
+"""The deal (R2) and who starts (R3, V3), reproducible from a seed.
 
 The shuffle draws from SHA-256 in counter mode keyed by the seed: the same seed
 always gives the same deal on any machine and Python version, and nothing a
@@ -13,42 +13,20 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .cards import Card, full_pack, rank_of
+from .cards import ACE, Card, full_pack, rank_of, suit_of
 from .position import Position, SeatPiles
-from .rules import PRESETS, Rules
+from .rules import CUT_HIGHER, CUT_LOWER, HIGHER_RESERVE, PRESETS, TABLEAU, Rules
+from .shuffle import DEAL_DOMAIN, SeedStream, reshuffle_key
 
-DEAL_DOMAIN = b"rbank-deal/1:"
-
-
-class SeedStream:
-    """Uniform random integers derived from a seed (SHA-256 in counter mode)."""
-
-    def __init__(self, seed: int | str) -> None:
-        self._key = DEAL_DOMAIN + str(seed).encode()
-        self._counter = 0
-        self._buffer = b""
-
-    def _bytes(self, n: int) -> bytes:
-        while len(self._buffer) < n:
-            block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
-            self._buffer += block
-            self._counter += 1
-        out, self._buffer = self._buffer[:n], self._buffer[n:]
-        return out
-
-    def below(self, n: int) -> int:
-        """A uniform integer in ``range(n)``, by rejection sampling (no modulo bias)."""
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            value = int.from_bytes(self._bytes(8), "big")
-            if value < limit:
-                return value % n
-
-    def shuffle(self, cards: list[Card]) -> None:
-        """Fisher-Yates, in place."""
-        for i in range(len(cards) - 1, 0, -1):
-            j = self.below(i + 1)
-            cards[i], cards[j] = cards[j], cards[i]
+__all__ = [
+    "DEAL_DOMAIN",
+    "SeedStream",
+    "cut_for_start",
+    "deal",
+    "first_seat",
+    "new_seed",
+    "seed_commitment",
+]
 
 
 def new_seed() -> int:
@@ -61,8 +39,14 @@ def seed_commitment(seed: int | str) -> str:
     return hashlib.sha256(DEAL_DOMAIN + str(seed).encode()).hexdigest()
 
 
-def deal(seed: int | str, rules: Rules | None = None) -> Position:
-    """The starting position of a game (R2), with the starting seat chosen by R3."""
+def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = None) -> Position:
+    """The starting position of a game (R2).
+
+    The starting seat is chosen as ``rules.starter`` says (R3, V3), unless
+    ``starter`` names it: a match played with ``starter="alternate"`` deals its
+    first game without it and passes the seat for each later game (``match.py``,
+    ``alternating_starter``). Naming the starter leaves the cards as they are.
+    """
     rules = rules if rules is not None else PRESETS["pagat"]
     stream = SeedStream(seed)
     position = Position(rules)
@@ -76,21 +60,71 @@ def deal(seed: int | str, rules: Rules | None = None) -> Position:
         position.seats[s] = SeatPiles(reserve=reserve, hand=hand)
         for k, card in enumerate(houses):
             position.houses[s * hps + k] = [card]
-    position.to_move = first_seat(position, stream)
+    if rules.shuffle_waste:  # V13
+        position.reshuffle_key = reshuffle_key(seed)
+    if starter is None:
+        position.to_move = first_seat(position, stream)
+    elif 0 <= starter < rules.seats:
+        position.to_move = starter
+    else:
+        raise ValueError(f"there is no seat {starter}")
     return position
 
 
 def first_seat(position: Position, stream: SeedStream) -> int:
-    """R3: the lower top reserve card starts; ties compare the houses next to each
-    reserve outward (H1/H5, then H2/H6...); a complete tie is settled by the seed (R3.3)."""
+    """Who starts, as ``rules.starter`` says (R3, V3). A complete tie is settled by
+    the seed (R3.3); a tied cut is cut again.
+
+    * ``lower_reserve`` and ``alternate`` (R3.1, R3.2): the lower top reserve card
+      starts, ace low, suits ignored; ties compare the houses next to each reserve
+      outward (H1/H5, then H2/H6...).
+    * ``higher_reserve``: the higher top reserve card starts, ace high, and between
+      equal ranks spades > hearts > diamonds > clubs; two identical cards compare
+      the houses the same way.
+    * ``tableau``: the houses alone, compared as in R3.2.
+    * ``cut_lower`` / ``cut_higher``: each seat cuts a card from its own pack (a
+      fresh draw from the seed stream, after the deal), ace low; the lower / higher
+      card starts.
+    """
+    starter = position.rules.starter
+    if starter in (CUT_LOWER, CUT_HIGHER):
+        return cut_for_start(stream, position.rules.seats, higher=starter == CUT_HIGHER)[0]
     hps = position.rules.houses_per_seat
+    higher = starter == HIGHER_RESERVE
+    use_reserve = starter != TABLEAU
+
+    def value(card: Card) -> int:
+        if not higher:
+            return rank_of(card)
+        rank = 14 if rank_of(card) == ACE else rank_of(card)
+        return -(rank * 4 + 3 - suit_of(card))  # negated: the lowest key starts
 
     def key(seat: int) -> tuple[int, ...]:
         reserve = position.seats[seat].reserve
         houses = position.houses[seat * hps : (seat + 1) * hps]
-        return (rank_of(reserve[-1]) if reserve else 0, *(rank_of(h[0]) for h in houses if h))
+        top = ((value(reserve[-1]) if reserve else 0),) if use_reserve else ()
+        return (*top, *(value(h[0]) for h in houses if h))
 
     keys = [key(s) for s in range(position.rules.seats)]
     lowest = min(keys)
     tied = [s for s, k in enumerate(keys) if k == lowest]
     return tied[0] if len(tied) == 1 else tied[stream.below(len(tied))]
+
+
+def cut_for_start(stream: SeedStream, seats: int, *, higher: bool) -> tuple[int, list[list[Card]]]:
+    """V3, the cut: the starting seat and the cards cut, round by round.
+
+    Each seat still in the cut draws one card of its own pack; the lowest (or
+    highest) rank wins, ace low, suits ignored; the seats that tie cut again.
+    A round lists the cards of the seats that cut in it, in seat order.
+    """
+    in_cut = list(range(seats))
+    rounds: list[list[Card]] = []
+    while True:
+        cards = [full_pack(s)[stream.below(52)] for s in in_cut]
+        rounds.append(cards)
+        ranks = [rank_of(c) for c in cards]
+        best = max(ranks) if higher else min(ranks)
+        in_cut = [s for s, r in zip(in_cut, ranks, strict=True) if r == best]
+        if len(in_cut) == 1:
+            return in_cut[0], rounds

@@ -3,7 +3,9 @@
 The document is the referee's complete position. Fields of the engine's own go
 under ``"engine"``: the R7.6/R8.4 counters, how a finished game ended, and
 which pack each card came from (``packs``: one seat letter per card, pile by
-pile, so the backs can be drawn and the packs sorted after the game). A
+pile, so the backs can be drawn and the packs sorted after the game), and under
+V13 the secret that keys the reshuffles (``reshuffle_key``) with the count of
+each seat's reshuffles (``reshuffles``). A
 document without them is read as the start of the ``to_move`` seat's turn, with
 each card in the pack of the seat that dealt its pile.
 """
@@ -34,6 +36,7 @@ FORMAT: Final = "rbank-position/1"
 #: Card names as documents write them -> faces: the fast path of reading.
 _FACES: Final = {card_name(c): c for c in full_pack()}
 _STATUSES: Final = (PLAYING, WON, STALEMATE)
+_HEX: Final = frozenset("0123456789abcdef")
 
 
 def _names(cards: list[Card]) -> list[str]:
@@ -87,6 +90,9 @@ def to_document(position: Position) -> dict[str, Any]:
         "ending": position.ending,
         "packs": packs,
     }
+    if position.rules.shuffle_waste:  # V13: referee only, like the hidden cards
+        doc["engine"]["reshuffle_key"] = position.reshuffle_key
+        doc["engine"]["reshuffles"] = dict(zip(letters, position.reshuffles, strict=True))
     return doc
 
 
@@ -251,6 +257,14 @@ def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> No
     position.quiet_turns = reader.counter("quiet_turns")
     ending = engine.get("ending")
     position.ending = ending if isinstance(ending, str) else None
+    if position.rules.shuffle_waste:  # V13
+        key = engine.get("reshuffle_key")
+        if key is not None and not (
+            isinstance(key, str) and len(key) == 64 and all(c in _HEX for c in key)
+        ):
+            raise BadPosition("engine.reshuffle_key must be 64 lower-case hexadecimal digits")
+        position.reshuffle_key = key  # None: drawn at the first reshuffle (position.py)
+        position.reshuffles = reader.counter("reshuffles")
 
 
 def loads(text: str) -> Position:

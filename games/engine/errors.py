@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Final
 
 #: Violations, in the order that decides which code a move gets when several apply.
-VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S3")
+#: S6 (V5, compulsory loading) and S7 (V12, reserve to a house) exist only under
+#: those rule options; like S1 and S2 they name an omitted compulsory move, so they
+#: come before S3 (docs/variants.md).
+VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S6", "S7", "S3")
 #: Priority violations: the classic game accepts them and lets the opponent call Stop!.
-PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3"})
+PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3", "S6", "S7"})
 #: Refusals that are not violations (RULES.md §7).
 REFUSALS: Final = (
     "NOT_YOUR_TURN",

@@ -47,3 +47,9 @@ def match_totals(scores: Iterable[Sequence[int]], target: int = 300, seats: int 
     for score in scores:
         match.add_game(score)
     return match
+
+
+def alternating_starter(first: int, game_index: int, seats: int = 2) -> int:
+    """V3 ``alternate``: the seat that starts game ``game_index`` (0 = the first game,
+    whose starter the deal chose) when the seats take turns to start."""
+    return (first + game_index) % seats

@@ -14,6 +14,7 @@ dropped whenever the cards they describe move:
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +26,7 @@ from .cards import (
     FACE_MASK,
     FOUNDATION_NEXT,
     HOUSE_FITS,
+    HOUSE_FITS_SAME_SUIT,
     LOAD_FITS,
     Card,
     Face,
@@ -53,6 +55,7 @@ from .moves import (
     pile_name,
 )
 from .rules import PRESETS, Rules
+from .shuffle import reshuffle_stream
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -122,7 +125,8 @@ class SeatPiles:
 class _MoveTable:
     """Every card move of a layout, built once, so generation only appends.
 
-    Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h.
+    Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h, and
+    2 + houses = the mover's own waste (available only with V1).
     """
 
     to_foundation: tuple[tuple[Move, ...], ...]
@@ -133,7 +137,7 @@ class _MoveTable:
 
 @cache
 def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
-    sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)]
+    sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)] + [(WASTE, 0)]
 
     def row(kind: int, count: int, start: int = 0) -> tuple[tuple[Move, ...], ...]:
         return tuple(
@@ -152,14 +156,22 @@ class Position:
     """A complete position, as the referee sees it (hidden cards included)."""
 
     __slots__ = (
+        "_compel",
         "_fmoves",
         "_fwant",
+        "_groups",
+        "_house_fits",
+        "_lenient",
+        "_own_waste",
         "_p1",
         "_table",
+        "_waste_row",
         "ending",
         "foundations",
         "houses",
         "quiet_turns",
+        "reshuffle_key",
+        "reshuffles",
         "rules",
         "score",
         "seats",
@@ -204,10 +216,32 @@ class Position:
         self.turnovers: list[int] = [0] * r.seats
         self.quiet_turns: list[int] = [0] * r.seats
         self.turns: int = 0  # completed turns in the game (R8.4 backstop)
+        # V13: the secret keying the reshuffles (never shown to a player), and how many
+        # times each seat's waste has been shuffled into a new hand.
+        self.reshuffle_key: str | None = None
+        self.reshuffles: list[int] = [0] * r.seats
         self._table: _MoveTable = _move_table(r.foundations, r.houses, r.seats)
+        self._init_options()
         self._fwant: dict[Face, list[int]] | None = None
         self._fmoves: list[Move] | None = None
         self._p1: bool = False
+
+    def _init_options(self) -> None:
+        """Copy what the options change into slots, read on the hot paths (RULES.md §9)."""
+        r = self.rules
+        #: V1: the own waste's top is a source, numbered as in ``_MoveTable``.
+        self._own_waste: bool = r.own_waste_available
+        self._waste_row: int = 2 + r.houses
+        #: V5 or V12: a compulsory move besides the foundation moves may be pending.
+        self._compel: bool = r.compulsory_loading or r.reserve_to_house_compulsory
+        #: V10: a house move may take a run of cards from below the top.
+        self._groups: bool = r.group_moves
+        #: R5.2, or V11: the faces each house top takes.
+        self._house_fits: tuple[tuple[Face, ...], ...] = (
+            HOUSE_FITS_SAME_SUIT if r.houses_same_suit else HOUSE_FITS
+        )
+        #: V8: the first action of a turn may be T whatever the priorities say.
+        self._lenient: bool = r.lenient_turn
 
     # ------------------------------------------------------------------ basics
 
@@ -227,7 +261,15 @@ class Position:
         other.turnovers = self.turnovers[:]
         other.quiet_turns = self.quiet_turns[:]
         other.turns = self.turns
+        other.reshuffle_key = self.reshuffle_key
+        other.reshuffles = self.reshuffles[:]
         other._table = self._table
+        other._own_waste = self._own_waste
+        other._waste_row = self._waste_row
+        other._lenient = self._lenient
+        other._house_fits = self._house_fits
+        other._compel = self._compel
+        other._groups = self._groups
         other._fwant = None
         other._fmoves = None
         other._p1 = False
@@ -323,6 +365,11 @@ class Position:
                 if targets:
                     row = table[h + 2]
                     moves.extend(row[i] for i in targets)
+        if self._own_waste and seat.waste:  # V1
+            targets = want.get(seat.waste[-1] & FACE_MASK)
+            if targets:
+                row = table[self._waste_row]
+                moves.extend(row[i] for i in targets)
         self._fmoves = moves
         return moves
 
@@ -333,8 +380,10 @@ class Position:
         if self.status != PLAYING:
             return []
         foundation = self.foundation_moves()
-        if foundation:
-            return foundation[:]  # P1/P2: nothing else is allowed
+        if foundation:  # P1/P2: nothing else is allowed
+            if self._lenient and self._lenient_turn_open():
+                return [*foundation, TURN_MOVE]
+            return foundation[:]
         seat = self.seats[self.to_move]
         houses = self.houses
         table = self._table
@@ -343,6 +392,7 @@ class Position:
         accepts: dict[Face, list[int]] = {}  # face -> houses it may be built on
         empty: list[int] = []
         sources: list[tuple[int, Face]] = []  # (source number, face); see _MoveTable
+        house_fits = self._house_fits
         if seat.reserve:
             sources.append((0, seat.reserve[-1] & FACE_MASK))
         if seat.turned is not None:
@@ -351,7 +401,7 @@ class Position:
             if pile:
                 top = pile[-1] & FACE_MASK
                 sources.append((j + 2, top))
-                for face in HOUSE_FITS[top]:
+                for face in house_fits[top]:
                     targets = accepts.get(face)
                     if targets is None:
                         accepts[face] = [j]
@@ -359,6 +409,8 @@ class Position:
                         targets.append(j)
             else:
                 empty.append(j)
+        if self._own_waste and seat.waste:  # V1
+            sources.append((self._waste_row, seat.waste[-1] & FACE_MASK))
 
         if self.turn_moves < self.rules.max_turn_moves:
             loads = self._load_targets()
@@ -378,17 +430,75 @@ class Position:
                 for fits, rows, distance in loads:
                     if face in fits:
                         append(rows[src][distance])
+            if self._groups:  # V10
+                self._group_moves(accepts, moves)
+            if self._compel:  # V5, V12
+                forced = self._compelled(moves)
+                if forced is not None:
+                    if self._lenient and self._lenient_turn_open():
+                        forced.append(TURN_MOVE)
+                    return forced
         elif seat.reserve:  # R7.6: past the cap, only the compulsory filling of spaces
             moves.extend(table.to_house[0][j] for j in empty)
 
         if seat.turned is not None:
             moves.append(DISCARD)
         elif seat.hand or seat.waste:
-            if not (seat.reserve and empty):  # P3
+            if not (seat.reserve and empty) or (self._lenient and self.turn_moves == 0):  # P3, V8
                 moves.append(TURN_MOVE)
         else:
             moves.append(END_MOVE)
         return moves
+
+    def _group_moves(self, accepts: dict[Face, list[int]], moves: list[Move]) -> None:
+        """V10: append the house moves whose run starts below the source's top card.
+
+        The run is the cards from the moving card to the top; each must fit on the one
+        below it. A run's cards have different ranks, so at most one of them fits a
+        given house top: these moves never repeat a single-card move.
+        """
+        fits = self._house_fits
+        to_house = self._table.to_house
+        for i, pile in enumerate(self.houses):
+            k = len(pile) - 1
+            while k > 0 and pile[k] & FACE_MASK in fits[pile[k - 1] & FACE_MASK]:
+                k -= 1
+                targets = accepts.get(pile[k] & FACE_MASK)
+                if targets:
+                    moves.extend(to_house[i + 2][j] for j in targets if j != i)
+
+    def _group_start(self, source: int, target: int) -> int | None:
+        """V10: where the run moved from house ``source`` onto the top card of house
+        ``target`` starts (an index below the top), or None when no run fits there."""
+        pile = self.houses[source]
+        top = self.houses[target][-1]
+        fits = self._house_fits
+        wanted = fits[top & FACE_MASK]
+        k = len(pile) - 1
+        while k > 0 and pile[k] & FACE_MASK in fits[pile[k - 1] & FACE_MASK]:
+            k -= 1
+            if pile[k] & FACE_MASK in wanted:
+                return k
+        return None
+
+    def _compelled(self, moves: list[Move]) -> list[Move] | None:
+        """V5, V12: with no foundation move open, the moves among ``moves`` (every
+        legal card move) that a compulsory load or reserve move leaves, or None."""
+        rules = self.rules
+        if rules.compulsory_loading:
+            loads = [m for m in moves if m.dst == OPP_RESERVE or m.dst == OPP_WASTE]
+            if loads:
+                return loads
+        if rules.reserve_to_house_compulsory:
+            fills = [m for m in moves if m.src == RESERVE and m.dst == HOUSE]
+            if fills:
+                return fills
+        return None
+
+    def _lenient_turn_open(self) -> bool:
+        """V8: it is the start of the turn and a hand card can be turned."""
+        seat = self.seats[self.to_move]
+        return self.turn_moves == 0 and seat.turned is None and bool(seat.hand or seat.waste)
 
     def _load_targets(self) -> list[tuple[tuple[Face, ...], tuple[tuple[Move, ...], ...], int]]:
         """(faces that fit, move rows, distance) for each loadable opponent pile (R5.4)."""
@@ -432,7 +542,13 @@ class Position:
                 return IllegalMove(
                     "NO_CARDS", "you have no hand or waste cards to turn: end your turn with E"
                 )
-            return self._priority_refusal("turn a hand card") or self._space_refusal()
+            if self._lenient and self.turn_moves == 0:
+                return None  # V8: turning first thing in the turn breaks no priority
+            return (
+                self._priority_refusal("turn a hand card")
+                or (self._compulsion_refusal(move, "turn a hand card") if self._compel else None)
+                or self._space_refusal()
+            )
         if move.kind == END:
             if seat.turned is not None or seat.hand or seat.waste:
                 return IllegalMove(
@@ -440,7 +556,9 @@ class Position:
                     "you can end a turn with E only when you have no hand, waste or turned card; "
                     "otherwise turn a card (T) and discard (C-W)",
                 )
-            return self._priority_refusal("end your turn")
+            return self._priority_refusal("end your turn") or (
+                self._compulsion_refusal(move, "end your turn") if self._compel else None
+            )
         if move.is_discard and seat.turned is None:
             return IllegalMove("NO_TURNED_CARD", "you have no turned card to discard")
         card_or_refusal = self._source_card(move, seat)
@@ -459,7 +577,72 @@ class Position:
             return self._priority_refusal(
                 "discard" if move.is_discard else f"move the {card_label(card)}"
             )
+        if self._compel:
+            refusal = self._compulsion_refusal(
+                move, "discard" if move.is_discard else f"move the {card_label(card)}"
+            )
+            if refusal is not None:
+                return refusal
         return self._cap_refusal(move)
+
+    def _compulsion_refusal(self, move: Move, action: str) -> IllegalMove | None:
+        """S6 (V5) or S7 (V12) when such a compulsory move is pending and ``move`` is
+        not one; checked only when no foundation move is open. Past the R7.6 cap these
+        compulsions lapse: the cap's own rules leave only the moves that end a turn."""
+        rules = self.rules
+        if self.turn_moves >= rules.max_turn_moves:
+            return None
+        is_card = move.kind == CARD
+        if rules.compulsory_loading:
+            load = self._pending_load()
+            if load is not None:
+                if is_card and move.dst in (OPP_RESERVE, OPP_WASTE):
+                    return None
+                card, pile = load
+                return IllegalMove(
+                    "S6",
+                    f"you may not {action} now: the {card_label(card)} can be loaded on "
+                    f"your opponent's {pile}, and in these rules loading comes first when "
+                    "nothing can go to a foundation",
+                )
+        if rules.reserve_to_house_compulsory:
+            fill = self._pending_fill()
+            if fill is not None and not (is_card and move.src == RESERVE and move.dst == HOUSE):
+                card = self.seats[self.to_move].reserve[-1]
+                return IllegalMove(
+                    "S7",
+                    f"you may not {action} now: your reserve card, the {card_label(card)}, "
+                    f"fits on {pile_name(HOUSE, fill)}, and in these rules it must go to a "
+                    "house before any other move that is not to a foundation",
+                )
+        return None
+
+    def _pending_load(self) -> tuple[Card, str] | None:
+        """V5: an available card that can load an opponent's pile, and that pile's name."""
+        seat = self.seats[self.to_move]
+        cards = [pile[-1] for pile in self.houses if pile]
+        if seat.reserve:
+            cards.insert(0, seat.reserve[-1])
+        if seat.turned is not None:
+            cards.insert(0, seat.turned)
+        if self._own_waste and seat.waste:
+            cards.append(seat.waste[-1])
+        for fits, rows, _ in self._load_targets():
+            for card in cards:
+                if card & FACE_MASK in fits:
+                    return card, "reserve" if rows is self._table.to_opp_reserve else "waste"
+        return None
+
+    def _pending_fill(self) -> int | None:
+        """V12: the first house the mover's reserve card fits (an empty one included)."""
+        seat = self.seats[self.to_move]
+        if not seat.reserve:
+            return None
+        face = seat.reserve[-1] & FACE_MASK
+        for j, pile in enumerate(self.houses):
+            if not pile or face in self._house_fits[pile[-1] & FACE_MASK]:
+                return j
+        return None
 
     def _cap_refusal(self, move: Move) -> IllegalMove | None:
         """R7.6: past the cap only foundation moves, T, C-W, E, and filling a space from
@@ -494,6 +677,10 @@ class Position:
             if pile:
                 return pile[-1]
             return IllegalMove("S5", f"{pile_name(HOUSE, move.si)} is empty")
+        if src == WASTE and self._own_waste:  # V1
+            if seat.waste:
+                return seat.waste[-1]
+            return IllegalMove("S5", "your waste is empty")
         reason = {
             FOUNDATION: "cards on a foundation never move again",
             WASTE: "the cards of your own waste are not available; only your turned card is",
@@ -529,10 +716,14 @@ class Position:
             if move.src == HOUSE and move.si == di:
                 return IllegalMove("S4", f"the {name} is already on {pile_name(HOUSE, di)}")
             pile = self.houses[di]
-            if not pile or (card & FACE_MASK) in HOUSE_FITS[pile[-1] & FACE_MASK]:
+            if not pile or (card & FACE_MASK) in self._house_fits[pile[-1] & FACE_MASK]:
                 return None
+            if self._groups and move.src == HOUSE and self._group_start(move.si, di) is not None:
+                return None  # V10: a run from lower down fits
             top = pile[-1]
-            if rank_of(card) + 1 == rank_of(top):
+            if self.rules.houses_same_suit:  # V11
+                why = "in these rules houses are built down in the same suit, one rank at a time"
+            elif rank_of(card) + 1 == rank_of(top):
                 why = "houses are built down in alternating colours"
             elif is_red(card) != is_red(top):
                 why = "houses are built down one rank at a time"
@@ -641,6 +832,8 @@ class Position:
         if kind == CARD:
             src = move.src
             card: Card
+            if self._groups and src == HOUSE and move.dst == HOUSE and self._apply_group(move):
+                return
             if src == RESERVE:
                 card = seat.reserve.pop()
                 self.turn_productive = True
@@ -650,8 +843,11 @@ class Position:
                 seat.turned = None
                 if move.dst != WASTE:
                     self.turn_productive = True
-            else:
+            elif src == HOUSE:
                 card = self.houses[move.si].pop()
+            else:  # the own waste (V1): a card the mover gets rid of, like the turned card
+                card = seat.waste.pop()
+                self.turn_productive = True
             dst = move.dst
             if dst == FOUNDATION:
                 self.foundations[move.di].append(card)
@@ -674,9 +870,35 @@ class Position:
                 seat.hand = seat.waste[::-1]
                 seat.waste = []
                 self.turnovers[m] += 1
+                if self.rules.shuffle_waste:
+                    self._reshuffle(m)
             seat.turned = seat.hand.pop()
         else:
             self._end_turn()
+
+    def _apply_group(self, move: Move) -> bool:
+        """V10: move a run from below the top of a house, if ``move`` is such a move."""
+        target = self.houses[move.di]
+        if not target:
+            return False  # an empty house takes the top card alone
+        source = self.houses[move.si]
+        if (source[-1] & FACE_MASK) in self._house_fits[target[-1] & FACE_MASK]:
+            return False  # the top card alone fits: an ordinary move
+        k = self._group_start(move.si, move.di)
+        assert k is not None, "a checked group move has a run that fits"
+        target.extend(source[k:])
+        del source[k:]
+        return True
+
+    def _reshuffle(self, m: int) -> None:
+        """V13: shuffle the new hand of seat ``m``, from its key, seat and count."""
+        if self.reshuffle_key is None:
+            # A position that did not come from a deal (a hand-made document): no seed
+            # to derive the key from, so draw one; such a game is not replayed from a seed.
+            self.reshuffle_key = secrets.token_hex(32)
+        count = self.reshuffles[m]
+        reshuffle_stream(self.reshuffle_key, self.seat_name(m), count).shuffle(self.seats[m].hand)
+        self.reshuffles[m] = count + 1
 
     def _end_turn(self) -> None:
         m = self.to_move

@@ -2,8 +2,9 @@
 
 Everything that differs between the rule families of RULES.md §9 is a field
 here, read by the engine where the rule applies. A preset is a named ``Rules``
-value. Only the standard game (preset ``pagat``, RULES.md §1-8) exists so far;
-the options V1-V14 and the separate games G2-G4 become fields and presets.
+value; ``pagat`` (RULES.md §1-8) is the default, and every option's default is
+pagat's behaviour. ``docs/variants.md`` explains each option and preset and the
+choices made where the sources are vague.
 """
 
 from __future__ import annotations
@@ -15,6 +16,18 @@ from .errors import BadPosition
 
 SEAT_NAMES: Final = "ABC"
 
+#: V3, who starts: the values of ``Rules.starter``.
+LOWER_RESERVE: Final = "lower_reserve"
+HIGHER_RESERVE: Final = "higher_reserve"
+CUT_LOWER: Final = "cut_lower"
+CUT_HIGHER: Final = "cut_higher"
+TABLEAU: Final = "tableau"
+ALTERNATE: Final = "alternate"
+STARTERS: Final = (LOWER_RESERVE, HIGHER_RESERVE, CUT_LOWER, CUT_HIGHER, TABLEAU, ALTERNATE)
+
+#: V2: the reserve sizes a document may ask for.
+RESERVE_SIZES: Final = (11, 12, 13)
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -23,7 +36,8 @@ class Rules:
     preset: str = "pagat"
     #: Number of seats (R1.1). Three-seat layouts are representable (G3).
     seats: int = 2
-    #: Cards in each seat's reserve at the deal (R2.2; V2 allows 11 or 12).
+    #: Cards in each seat's reserve at the deal (R2.2; V2 allows 11 or 12, the hand
+    #: takes the rest of the pack).
     reserve_size: int = 13
     #: Houses dealt by each seat (R2.3): seat s deals houses s*n .. s*n+n-1.
     houses_per_seat: int = 4
@@ -38,6 +52,26 @@ class Rules:
     forfeit_penalty: int = 20
     #: R8.7 default match target.
     match_target: int = 300
+    #: V1: the top card of the mover's own waste is available (source ``W``).
+    own_waste_available: bool = False
+    #: V3: how the first seat is chosen (one of ``STARTERS``).
+    starter: str = LOWER_RESERVE
+    #: V5: with no foundation move open, a possible load of an opponent's pile comes
+    #: before every other move, turn, discard or ``E`` (violation S6).
+    compulsory_loading: bool = False
+    #: V8: turning a hand card as the first action of a turn breaks no priority
+    #: (P1-P3 and the compulsory moves of V5 and V12).
+    lenient_turn: bool = False
+    #: V10: a run of cards, each fitting on the one below it, moves from house to
+    #: house as a group: ``H3-H5`` moves the run whose lowest card fits H5's top.
+    group_moves: bool = False
+    #: V11: houses are built down in the same suit, not in alternating colours.
+    houses_same_suit: bool = False
+    #: V12: a reserve card that fits a house goes there before any other
+    #: non-foundation move, turn, discard or ``E`` (violation S7).
+    reserve_to_house_compulsory: bool = False
+    #: V13: the waste is shuffled when it is turned over to become the new hand.
+    shuffle_waste: bool = False
 
     @property
     def houses(self) -> int:
@@ -47,8 +81,21 @@ class Rules:
     def seat_names(self) -> str:
         return SEAT_NAMES[: self.seats]
 
+    @property
+    def priority_violations(self) -> frozenset[str]:
+        """The Stop! codes of priority violations these rules can give (RULES.md §7)."""
+        codes = {"S1", "S2"}
+        if self.compulsory_loading:
+            codes.add("S6")
+        if self.reserve_to_house_compulsory:
+            codes.add("S7")  # it covers P3 too: an empty house takes the reserve card
+        else:
+            codes.add("S3")
+        return frozenset(codes)
+
     def to_document(self) -> str | dict[str, Any]:
-        """The ``rules`` field of a position document: the preset name when unchanged."""
+        """The ``rules`` field of a position document: the preset name when unchanged,
+        else the preset and the options that differ from it."""
         preset = PRESETS.get(self.preset)
         if preset == self:
             return self.preset
@@ -59,12 +106,79 @@ class Rules:
 
 PRESETS: Final[dict[str, Rules]] = {
     "pagat": Rules(),
+    "pagat-lenient": Rules(preset="pagat-lenient", lenient_turn=True),
+    "pagat-own-waste": Rules(preset="pagat-own-waste", own_waste_available=True),
+    "wikipedia": Rules(
+        preset="wikipedia",
+        starter=CUT_HIGHER,
+        reserve_to_house_compulsory=True,
+        shuffle_waste=True,
+    ),
 }
 
-#: The range each numeric option may take; anything else is a malformed document.
-_LIMITS: Final[dict[str, range]] = {
+#: One line per preset, for the pages that list them (the seed id is the source text).
+PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
+    "pagat": "The modern standard game as pagat.com gives it, and the default (seed 000).",
+    "pagat-lenient": (
+        "The standard game with less strict priorities: a player may turn the hand card "
+        "as the first action of a turn, before the compulsory moves (seed 000, variations)."
+    ),
+    "pagat-own-waste": (
+        "The standard game, with the top card of each player's own waste available like a "
+        "house card (seed 000, variations; Foster plays it too, seed 001)."
+    ),
+    "wikipedia": (
+        "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "
+        "a reserve card that fits a house must go there, and the waste is shuffled to form "
+        "the new hand (seed 003)."
+    ),
+}
+
+#: One line per option, for the pages that explain a game's rules.
+OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
+    "own_waste_available": (
+        "V1: the top card of your own waste is available: it must go to a foundation when "
+        "it fits, and it may be built on a house or loaded on your opponent (move source W)."
+    ),
+    "reserve_size": "V2: each reserve is dealt with 11, 12 or 13 cards; the hand takes the rest.",
+    "starter": (
+        "V3: who starts: the lower reserve card (standard), the higher reserve card (ace "
+        "high, then spades, hearts, diamonds, clubs), a cut for the lower or the higher "
+        "card, the houses alone, or, in a match, the seats in turn."
+    ),
+    "compulsory_loading": (
+        "V5: when nothing can go to a foundation, a card that can be loaded on your "
+        "opponent's reserve or waste must be loaded before any other move, turn or discard "
+        "(Stop! code S6)."
+    ),
+    "lenient_turn": (
+        "V8: you may turn your hand card as the very first action of your turn, even while "
+        "a compulsory move waits or a house is empty; the compulsory moves then follow."
+    ),
+    "group_moves": (
+        "V10: a run of house cards in sequence moves as a group onto a house whose top card "
+        "takes its lowest card; the cards above a moved card always go with it."
+    ),
+    "houses_same_suit": (
+        "V11: houses are built down in the same suit (a 7 of hearts on the 8 of hearts) "
+        "instead of in alternating colours, as in older descriptions of the game."
+    ),
+    "reserve_to_house_compulsory": (
+        "V12: when your reserve card fits a house (an empty one included) it must go there "
+        "before any other move that is not to a foundation, and before turning or "
+        "discarding (Stop! code S7)."
+    ),
+    "shuffle_waste": (
+        "V13: when your hand is used up, your waste is shuffled as it becomes your new "
+        "hand, instead of being turned over in order."
+    ),
+}
+
+#: What each option may be set to in a document: integers from a range, or one of a
+#: few values (booleans, names). Anything else is a malformed document.
+_LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
     "seats": range(2, 4),
-    "reserve_size": range(0, 53),
+    "reserve_size": RESERVE_SIZES,
     "houses_per_seat": range(1, 7),
     "foundations": range(1, 13),
     "max_turn_moves": range(1, 100_001),
@@ -72,7 +186,31 @@ _LIMITS: Final[dict[str, range]] = {
     "win_bonus": range(0, 1001),
     "forfeit_penalty": range(0, 1001),
     "match_target": range(1, 100_001),
+    "own_waste_available": (False, True),
+    "starter": STARTERS,
+    "compulsory_loading": (False, True),
+    "lenient_turn": (False, True),
+    "group_moves": (False, True),
+    "houses_same_suit": (False, True),
+    "reserve_to_house_compulsory": (False, True),
+    "shuffle_waste": (False, True),
 }
+
+
+def _check_option(key: str, value: object) -> None:
+    allowed = _LIMITS[key]
+    if isinstance(allowed, range):
+        if not isinstance(value, int) or isinstance(value, bool) or value not in allowed:
+            raise BadPosition(
+                f"rule option {key} must be an integer from {allowed.start} to {allowed.stop - 1}"
+            )
+        return
+    kind = type(allowed[0])
+    # bool is a subclass of int: compare types exactly, so True is not a reserve size.
+    if type(value) is not kind or value not in allowed:
+        if kind is bool:
+            raise BadPosition(f"rule option {key} must be true or false")
+        raise BadPosition(f"rule option {key} must be one of {', '.join(str(a) for a in allowed)}")
 
 
 def rules_from_document(value: object) -> Rules:
@@ -93,11 +231,7 @@ def rules_from_document(value: object) -> Rules:
     if unknown:
         raise BadPosition(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
     for key, val in options.items():
-        allowed = _LIMITS[key]
-        if not isinstance(val, int) or isinstance(val, bool) or val not in allowed:
-            raise BadPosition(
-                f"rule option {key} must be an integer from {allowed.start} to {allowed.stop - 1}"
-            )
+        _check_option(key, val)
     return replace(PRESETS[name], **options)
 
 

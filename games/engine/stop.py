@@ -2,7 +2,8 @@
 position after the opponent calls Stop! on one of them.
 
 Both functions replay the turn from its starting position in the classic mode,
-where priority violations (S1-S3) are accepted and recorded.
+where priority violations (S1-S3, and S6/S7 under the options V5/V12) are
+accepted and recorded.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import PRIORITY_VIOLATIONS, WrongStop
-from .moves import HOUSE, RESERVE, TURN, Move
+from .moves import CARD, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, Move
 from .position import Position
 
 
@@ -32,9 +33,20 @@ def compulsory_moves(position: Position, violation: str, offending: Move) -> lis
             for m in position.legal_moves()
             if m.src == RESERVE and m.dst == HOUSE and not position.houses[m.di]
         ]
+    if violation == "S6":  # V5: the loads, the offending card's own first (as R7.3)
+        moves = [m for m in position.legal_moves() if m.dst in (OPP_RESERVE, OPP_WASTE)]
+        return _same_source_first(moves, offending)
+    if violation == "S7":  # V12: the reserve card to a house
+        return [m for m in position.legal_moves() if m.src == RESERVE and m.dst == HOUSE]
     moves = position.foundation_moves()[:]
-    if violation == "S2" and offending.kind != TURN:
-        # R7.3: a card that fitted a foundation goes there "instead".
+    if violation == "S2":
+        moves = _same_source_first(moves, offending)
+    return moves
+
+
+def _same_source_first(moves: list[Move], offending: Move) -> list[Move]:
+    """R7.3: a card that had to go elsewhere (a discard, say) goes there "instead"."""
+    if offending.kind == CARD:
         same_source = [m for m in moves if (m.src, m.si) == (offending.src, offending.si)]
         moves = same_source + [m for m in moves if m not in same_source]
     return moves

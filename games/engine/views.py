@@ -4,7 +4,9 @@ Face-down cards never appear: a reserve shows its count and its top (face-up)
 card (R2.2), a hand only its count. Face-up cards are shown: foundations,
 houses, the turned card (it lies face up on the table for both players), and
 wastes. A seat sees its whole own waste (it may spread it, Foster p.14); others
-see its top card and count, as across a real table.
+see its top card and count, as across a real table. Nothing of the referee's
+``engine`` object appears either: under V13 it holds the key that orders
+reshuffled hands.
 """
 
 from __future__ import annotations

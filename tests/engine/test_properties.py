@@ -1,12 +1,13 @@
 """Property tests over positions reached by random games.
 
-Every example deals a game from a seed and plays uniformly random legal moves
-for up to 3,000 steps (a random game lasts about 1,700 steps, so roughly half
-the examples end in a finished game). The properties:
+Every example deals a game from a seed under one of the rule presets
+(RULES.md §9) and plays uniformly random legal moves for up to 3,000 steps (a
+random game lasts about 1,700 steps, so roughly half the examples end in a
+finished game). The properties, under every preset:
 
 * the cards never change (R1.1: two packs, pack identity kept);
 * views never show a face-down card (R2.2, R2.4; ARCHITECTURE: hidden cards
-  never leave the server);
+  never leave the server), nor the key that orders reshuffled hands (V13);
 * the deal seed and the move texts replay the game, and position documents
   round-trip (NOTATION.md);
 * ``legal_moves`` and ``refusal``/``push`` agree on every syntactically
@@ -22,7 +23,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 import pytest
@@ -31,11 +32,13 @@ from hypothesis import strategies as st
 
 from games.engine import (
     PLAYING,
+    PRESETS,
     STALEMATE,
     WON,
     IllegalMove,
     Move,
     Position,
+    Rules,
     WrongStop,
     call_stop,
     deal,
@@ -49,6 +52,7 @@ from games.engine import (
 )
 from games.engine.cards import card_name, full_pack
 from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
+from games.engine.rules import RESERVE_SIZES, STARTERS
 from tests.hidden_cards import card_names_in, face_down_cards, face_up_names
 
 MAX_STEPS = 3000
@@ -69,11 +73,32 @@ TWO_PACKS = sorted(full_pack(0) + full_pack(1))
 
 @dataclass(frozen=True)
 class RandomGame:
-    """A deal seed, the seed of the random move picker, and how many moves to play."""
+    """A deal seed, the seed of the random move picker, how many moves to play, and
+    the rules."""
 
     seed: int
     rng_seed: int
     steps: int
+    rules: Rules = PRESETS["pagat"]
+
+
+#: The rules of an example: the standard game a third of the time or more, a preset
+#: (RULES.md §9), or any combination of the options.
+any_options = st.builds(
+    Rules,
+    own_waste_available=st.booleans(),
+    group_moves=st.booleans(),
+    reserve_size=st.sampled_from(RESERVE_SIZES),
+    starter=st.sampled_from(STARTERS),
+    lenient_turn=st.booleans(),
+    houses_same_suit=st.booleans(),
+    compulsory_loading=st.booleans(),
+    reserve_to_house_compulsory=st.booleans(),
+    shuffle_waste=st.booleans(),
+)
+rules_strategy = st.one_of(
+    st.just(PRESETS["pagat"]), st.sampled_from([PRESETS[n] for n in sorted(PRESETS)]), any_options
+)
 
 
 random_games = st.builds(
@@ -85,6 +110,7 @@ random_games = st.builds(
         st.integers(min_value=0, max_value=MAX_STEPS),
         st.integers(min_value=MAX_STEPS // 2, max_value=MAX_STEPS),
     ),
+    rules=rules_strategy,
 )
 
 
@@ -95,7 +121,7 @@ def walk(game: RandomGame, record: list[str] | None = None) -> Iterator[tuple[in
     walk stops after ``game.steps`` moves or when the game ends. Move texts are
     appended to ``record`` as they are played (relative to the seat to move).
     """
-    position = deal(game.seed)
+    position = deal(game.seed, game.rules)
     rng = random.Random(game.rng_seed)
     yield 0, position
     for step in range(1, game.steps + 1):
@@ -144,7 +170,7 @@ def candidates(position: Position) -> list[Move]:
 @settings(max_examples=100, deadline=None)
 @given(game=random_games)
 def test_the_cards_never_change(game: RandomGame) -> None:
-    dealt = sorted(deal(game.seed).cards())
+    dealt = sorted(deal(game.seed, game.rules).cards())
     assert dealt == TWO_PACKS  # 104 cards: both packs, each card once (R1.1, R2)
     for _, position in walk(game):
         assert sorted(position.cards()) == dealt
@@ -166,7 +192,10 @@ def keys_in(node: Any, path: str = "") -> Iterator[tuple[str, Any]]:
 
 def check_view(position: Position, viewer: int | None) -> None:
     seen = view(position, viewer)
-    json.dumps(seen)  # a view is plain JSON
+    text = json.dumps(seen)  # a view is plain JSON
+    if position.reshuffle_key is not None:  # V13: the key that orders reshuffled hands
+        assert position.reshuffle_key not in text
+        assert "reshuffle" not in text
     letters = position.rules.seat_names
 
     # Nothing face down: per face, no more copies than lie face up on the table.
@@ -244,7 +273,7 @@ def test_documents_round_trip_at_every_stage(game: RandomGame) -> None:
 def test_replay_rebuilds_the_game_and_the_document_is_complete(game: RandomGame, more: int) -> None:
     position, texts = reach(game)
     assert len(texts) == game.steps or position.is_over
-    assert replay(game.seed, texts) == position
+    assert replay(game.seed, texts, game.rules) == position
     check_documents(position)
 
     # The document holds everything the rules need (R7.6/R8.4 counters included):
@@ -262,11 +291,13 @@ def test_replay_rebuilds_the_game_and_the_document_is_complete(game: RandomGame,
     assert copy == position
 
 
-def test_round_trip_covers_finished_games() -> None:
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_round_trip_covers_finished_games(preset: str) -> None:
     for seed in range(3):
-        position, texts = reach(RandomGame(seed, seed, 10**6))
+        game = RandomGame(seed, seed, 10**6, PRESETS[preset])
+        position, texts = reach(game)
         assert position.status in (WON, STALEMATE)
-        assert replay(seed, texts) == position
+        assert replay(seed, texts, game.rules) == position
         check_documents(position)
 
 
@@ -371,7 +402,7 @@ def test_turn_violations_match_classic_push(
 ) -> None:
     position, _ = reach(game)
     for turn in classic_turns(position, random.Random(picker), turns, any_rate):
-        assert set(turn.codes) <= {None, *PRIORITY_VIOLATIONS}
+        assert set(turn.codes) <= {None, *game.rules.priority_violations}
         assert turn_violations(turn.start, turn.moves) == turn.codes
 
         # Stop! on a violation undoes it and passes the turn (R7.2); on a clean move
@@ -391,14 +422,31 @@ def test_turn_violations_match_classic_push(
     check_legal_agrees_with_refusal(position)
 
 
-def test_classic_turns_commit_every_priority_violation() -> None:
-    """The generator of the property above does reach S1, S2 and S3."""
+@pytest.mark.parametrize(
+    "rules",
+    [
+        *(PRESETS[name] for name in sorted(PRESETS)),
+        replace(PRESETS["pagat"], compulsory_loading=True),
+        replace(PRESETS["pagat"], compulsory_loading=True, reserve_to_house_compulsory=True),
+    ],
+    ids=lambda rules: rules.preset + "".join(f"+{k}" for k in _options(rules)),
+)
+def test_classic_turns_commit_every_priority_violation(rules: Rules) -> None:
+    """The generator of the property above does reach every priority violation the
+    rules have: S1, S2 and S3, and S6/S7 under V5/V12."""
+    assert rules.priority_violations <= PRIORITY_VIOLATIONS
     seen: set[str | None] = set()
-    for seed in range(40):
-        position, _ = reach(RandomGame(seed, seed, 40 * seed))
+    for seed in range(60):
+        position, _ = reach(RandomGame(seed, seed, 40 * seed, rules))
         for turn in classic_turns(position, random.Random(seed), 3, 0.7):
             seen.update(turn.codes)
             assert turn_violations(turn.start, turn.moves) == turn.codes
-        if seen >= PRIORITY_VIOLATIONS:
+        if seen >= rules.priority_violations:
             break
-    assert seen >= PRIORITY_VIOLATIONS
+    assert seen - {None} == rules.priority_violations
+
+
+def _options(rules: Rules) -> list[str]:
+    """The options where ``rules`` differs from its preset, for test ids."""
+    preset = PRESETS[rules.preset]
+    return [f.name for f in fields(Rules) if getattr(rules, f.name) != getattr(preset, f.name)]
