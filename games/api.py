@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +20,7 @@ from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
 from rbank_site.pagination import Pages
 
-from . import challenges, selectors, services, stops
+from . import challenges, rules_catalog, selectors, services, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 
@@ -27,7 +28,8 @@ from .models import Challenge, Game, StopMode
 class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
     version = serializers.IntegerField()
-    rules = serializers.CharField()
+    rules = serializers.CharField(help_text="The preset")
+    rule_options = serializers.DictField(help_text="Options changed from the preset")
     stop_mode = serializers.ChoiceField(
         choices=StopMode.values,
         help_text="referee: every violation refused; classic: the opponent may call Stop!",
@@ -46,6 +48,45 @@ class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     clock = serializers.DictField(
         help_text="The time control; bank_seconds: each seat's time bank when its turn began"
     )
+
+
+class RulesCatalogApi(APIView):
+    """The rule presets and options a game may be made with: no sign-in needed."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(
+                "Presets and options",
+                value={
+                    "presets": [
+                        {"name": "pagat", "description": "The modern standard game…", "options": {}}
+                    ],
+                    "options": [
+                        {
+                            "name": "lenient_turn",
+                            "description": "V8: you may turn your hand card…",
+                            "default": False,
+                            "values": [False, True],
+                        }
+                    ],
+                    "stop_modes": ["referee", "classic"],
+                },
+                response_only=True,
+            )
+        ],
+        summary="Rule presets and options (RULES.md §9)",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "presets": rules_catalog.presets(),
+                "options": [asdict(option) for option in rules_catalog.options()],
+                "stop_modes": StopMode.values,
+            }
+        )
 
 
 class GameStateSerializer(GameSummarySerializer):
@@ -380,7 +421,15 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
         required=False, allow_blank=True, help_text="Invite someone by e-mail"
     )
     open = serializers.BooleanField(required=False, default=False, help_text="Anyone may accept")
-    rules = serializers.CharField(required=False, default="pagat")
+    rules = serializers.CharField(
+        required=False, default="pagat", help_text="A preset: GET /api/v1/rules/ lists them"
+    )
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text='Options changed from the preset, e.g. {"lenient_turn": true, '
+        '"reserve_size": 12} (GET /api/v1/rules/)',
+    )
     stop_mode = serializers.ChoiceField(
         choices=StopMode.values,
         required=False,
@@ -424,6 +473,7 @@ CHALLENGE = OpenApiExample(
         "email": "",
         "open": False,
         "rules": "pagat",
+        "options": {},
         "stop_mode": "referee",
         "match_target": None,
         "status": "pending",
@@ -450,6 +500,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
         "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
         "open": challenge.is_open,
         "rules": challenge.rules,
+        "options": challenge.rule_options,
         "stop_mode": challenge.stop_mode,
         "match_target": challenge.match_target,
         **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
@@ -499,6 +550,7 @@ class ChallengeListApi(APIView):
             email=values.get("email"),
             is_open=values["open"],
             rules=values["rules"],
+            rule_options=values["options"],
             stop_mode=values["stop_mode"],
             match_target=values.get("match_target"),
             clock=TimeControl(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.validators import validate_email
@@ -21,7 +22,8 @@ from django.db.models import Q, QuerySet
 from django.forms import ValidationError
 from django.utils import timezone
 
-from games.engine import PRESETS
+from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
+from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
 
 from .clocks import TimeControl
@@ -41,6 +43,7 @@ def create_challenge(
     email: str | None = None,
     is_open: bool = False,
     rules: str = "pagat",
+    rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
     match_target: int | None = None,
     clock: TimeControl | None = None,
@@ -52,6 +55,7 @@ def create_challenge(
         )
     if rules not in PRESETS:
         raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
+    rule_options = check_rule_options(rules, rule_options or {})
     if stop_mode not in StopMode.values:
         raise ServiceError(
             400, "BAD_REQUEST", f"stop_mode must be one of: {', '.join(StopMode.values)}"
@@ -83,6 +87,7 @@ def create_challenge(
             is_open=is_open,
             token=secrets.token_urlsafe(32),
             rules=rules,
+            rule_options=rule_options,
             stop_mode=stop_mode,
             match_target=match_target,
         )
@@ -93,6 +98,25 @@ def create_challenge(
         elif named is not None:
             notify("invitation", user=named, challenge=challenge)
     return challenge
+
+
+def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options a player changed from the preset (RULES.md §9), checked; only those
+    that differ from the preset are kept, so equal rules are stored alike."""
+    unknown = sorted(set(options) - set(OPTION_DESCRIPTIONS))
+    if unknown:
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            f"unknown rule options {', '.join(unknown)}: "
+            f"choose among {', '.join(OPTION_DESCRIPTIONS)}",
+        )
+    try:
+        chosen = rules_from_document({"preset": preset, **options})
+    except BadPosition as exc:
+        raise ServiceError(400, "BAD_REQUEST", exc.message) from None
+    document = chosen.to_document()
+    return {} if isinstance(document, str) else {k: v for k, v in document.items() if k != "preset"}
 
 
 def _check_limits(challenger: User, *, invitation: bool) -> None:
@@ -153,6 +177,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 user,
                 target=challenge.match_target,
                 rules=challenge.rules,
+                rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
             )
@@ -162,6 +187,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 challenge.challenger,
                 user,
                 rules=challenge.rules,
+                rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
             )

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 
-from games.engine import PRESETS
+from games.engine import PRESET_DESCRIPTIONS
 
+from . import rules_catalog
 from .clocks import BANK, PER_TURN, TimeControl
 from .models import StopMode
+
+
+def _coerce_like(default: Any) -> Callable[[Any], Any]:
+    """A chosen value read back as the option's own type (``"12"`` -> 12)."""
+    kind = type(default)
+
+    def coerce(raw: Any) -> Any:
+        return kind(raw)
+
+    return coerce
 
 
 class NewGameForm(forms.Form):
@@ -19,7 +33,13 @@ class NewGameForm(forms.Form):
         "Leave empty for an open challenge anyone may accept.",
     )
     rules = forms.ChoiceField(
-        choices=[(name, name) for name in sorted(PRESETS)], initial="pagat", label="Rules"
+        choices=[
+            (preset["name"], f"{preset['name']}: {PRESET_DESCRIPTIONS.get(preset['name'], '')}")
+            for preset in rules_catalog.presets()
+        ],
+        initial="pagat",
+        label="Rules",
+        help_text="Options below change the chosen rules further.",
     )
     stop_mode = forms.ChoiceField(
         choices=[
@@ -53,6 +73,36 @@ class NewGameForm(forms.Form):
         label="Match to (points)",
         help_text="Leave empty for a single game.",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for option in rules_catalog.options():
+            label = option.description
+            if option.is_switch:
+                field: forms.Field = forms.BooleanField(required=False, label=label)
+            else:
+                field = forms.TypedChoiceField(
+                    choices=[("", "as the rules say"), *((v, str(v)) for v in option.values)],
+                    coerce=_coerce_like(option.default),
+                    empty_value=None,
+                    required=False,
+                    label=label,
+                )
+            self.fields[f"opt_{option.name}"] = field
+
+    def option_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if name.startswith("opt_")]
+
+    def plain_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.fields if not name.startswith("opt_")]
+
+    def rule_options(self) -> dict[str, Any]:
+        """The options ticked or chosen: each changes the preset (RULES.md §9)."""
+        return {
+            name.removeprefix("opt_"): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("opt_") and value not in (None, False)
+        }
 
     def clean_stop_mode(self) -> str:
         return str(self.cleaned_data["stop_mode"] or StopMode.REFEREE)

@@ -8,8 +8,13 @@ through ``games.engine.view``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
+
+from games.engine import Rules
+from games.engine.rules import rules_from_document
 
 from . import clocks
 
@@ -55,7 +60,36 @@ class StopMode(models.TextChoices):
     CLASSIC = "classic", "Classic: the opponent may call Stop!"
 
 
-class Match(TimeControlFields):
+class RulesFields(models.Model):
+    """The rules chosen at the challenge: a preset, options changed from it (RULES.md
+    §9, ``games.engine.OPTION_DESCRIPTIONS``), and how violations are treated."""
+
+    rules = models.CharField(max_length=32, default="pagat")
+    rule_options = models.JSONField(default=dict, blank=True)
+    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
+
+    class Meta:
+        abstract = True
+
+    def game_rules(self) -> Rules:
+        return rules_from_document({"preset": self.rules, **self.rule_options})
+
+    @property
+    def rules_label(self) -> str:
+        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve 12``."""
+        return rules_label(self.rules, self.rule_options)
+
+
+def rules_label(preset: str, options: dict[str, Any]) -> str:
+    changes = [
+        option.replace("_", " ") + ("" if value is True else f" {value}")
+        for option, value in options.items()
+        if value is not False
+    ]
+    return preset + (" + " + ", ".join(changes) if changes else "")
+
+
+class Match(RulesFields, TimeControlFields):
     """Games between the same two players until one reaches the target score (R8.7)."""
 
     player_a = models.ForeignKey(
@@ -64,8 +98,6 @@ class Match(TimeControlFields):
     player_b = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_b"
     )
-    rules = models.CharField(max_length=32, default="pagat")
-    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
     target = models.PositiveIntegerField(default=300)
     total_a = models.PositiveIntegerField(default=0)
     total_b = models.PositiveIntegerField(default=0)
@@ -77,14 +109,15 @@ class Match(TimeControlFields):
         return f"Match {self.pk}: {self.total_a}-{self.total_b} of {self.target}"
 
 
-class Game(TimeControlFields):
+class Game(RulesFields, TimeControlFields):
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
         STALEMATE = "stalemate"
 
-    rules = models.CharField(max_length=32, default="pagat")
-    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
+    #: The seat that started (0 = A). The deal chooses it (R3, V3), except in a match
+    #: whose seats start in turn (V3 ``alternate``), where the service names it.
+    starter = models.PositiveSmallIntegerField(null=True, blank=True)
     #: Wrong Stop! calls per seat (R7.5): {"A": 2}. Every third costs the caller a turn.
     wrong_calls = models.JSONField(default=dict)
     match = models.ForeignKey(
@@ -193,7 +226,7 @@ class IdempotentRequest(models.Model):
         ]
 
 
-class Challenge(TimeControlFields):
+class Challenge(RulesFields, TimeControlFields):
     """An offer to play: to a named player, to an e-mail address, or open to anyone."""
 
     class Status(models.TextChoices):
@@ -217,8 +250,6 @@ class Challenge(TimeControlFields):
     is_open = models.BooleanField(default=False)
     #: The secret of the invitation link (e-mail invitations).
     token = models.CharField(max_length=64, unique=True)
-    rules = models.CharField(max_length=32, default="pagat")
-    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
     #: Play a match to this many points (R8.7), or a single game when null.
     match_target = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
-from games.engine import Position, deal, from_document, get_rules, to_document, view
+from games.engine import Position, deal, from_document, to_document, view
 from rbank_site.errors import ServiceError
 
 from .models import Game, StopMode
@@ -94,6 +95,7 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "id": game.pk,
         "version": game.version,
         "rules": game.rules,
+        "rule_options": game.rule_options,
         "stop_mode": game.stop_mode,
         "wrong_calls": {letter: int(game.wrong_calls.get(letter, 0)) for letter in "AB"},
         "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
@@ -145,6 +147,10 @@ def export_game(game: Game) -> str:
         ("B", game.player_b.get_username()),
         ("SeedHash", game.seed_hash),
     ]
+    if game.rule_options:
+        tags.append(("Options", json.dumps(game.rule_options, sort_keys=True).replace('"', "'")))
+    if game.stop_mode != StopMode.REFEREE:
+        tags.append(("Stop", game.stop_mode))
     if position.is_over:
         tags.append(("Seed", game.seed))
     tags.append(("Status", game.status))
@@ -180,7 +186,7 @@ def game_record(game: Game) -> dict[str, Any]:
     if game.status == Game.Status.PLAYING:
         raise ServiceError(409, "GAME_NOT_OVER", "the record is revealed when the game ends")
     position = from_document(game.position)
-    start = deal(game.seed, get_rules(game.rules))
+    start = deal(game.seed, game.game_rules(), starter=game.starter)
     moves = move_log(game)
     first_of_turn: dict[int, int] = {}
     for entry in moves:

@@ -11,6 +11,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -26,11 +27,12 @@ from games.engine import (
     call_stop,
     deal,
     from_document,
-    get_rules,
     new_seed,
     seed_commitment,
     to_document,
 )
+from games.engine.match import alternating_starter
+from games.engine.rules import ALTERNATE
 from rbank_site.errors import ServiceError
 
 from . import deadlines
@@ -73,28 +75,33 @@ def start_game(
     player_b: User,
     *,
     rules: str = "pagat",
+    rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
     seed: int | None = None,
     match: Match | None = None,
     clock: TimeControl | None = None,
+    starter: int | None = None,
 ) -> Game:
-    """Deal a new game between two players. The seed stays secret until the game ends."""
+    """Deal a new game between two players. The seed stays secret until the game ends.
+    ``starter`` names the seat to start (V3 ``alternate``); else the deal chooses."""
     if player_a.pk == player_b.pk:
         raise ServiceError(400, "SAME_PLAYER", "a game needs two different players")
     clock = clock or (match.clock() if match is not None else TimeControl())
     seed = new_seed() if seed is None else seed
-    position = deal(seed, get_rules(rules))
     game = Game(
         rules=rules,
+        rule_options=rule_options or {},
         stop_mode=stop_mode,
         match=match,
         player_a=player_a,
         player_b=player_b,
         seed=str(seed),
         seed_hash=seed_commitment(seed),
-        position=to_document(position),
-        to_move=position.seat_name(position.to_move),
     )
+    position = deal(seed, game.game_rules(), starter=starter)
+    game.position = to_document(position)
+    game.to_move = position.seat_name(position.to_move)
+    game.starter = position.to_move
     game.set_clock(clock)
     game.bank_a = game.bank_b = clock.initial_bank
     deadlines.start_turn(game, position.to_move, timezone.now())
@@ -225,12 +232,17 @@ def _settle_match(game: Game, position: Position) -> None:
         match.finished_at = timezone.now()
     match.save()
     if not match.winner:
+        starter = None
+        if match.game_rules().starter == ALTERNATE and game.starter is not None:
+            starter = alternating_starter(game.starter, 1)  # the other seat starts
         start_game(
             game.player_a,
             game.player_b,
             rules=match.rules,
+            rule_options=match.rule_options,
             stop_mode=match.stop_mode,
             match=match,
+            starter=starter,
         )
 
 
@@ -296,16 +308,29 @@ def start_match(
     *,
     target: int = 300,
     rules: str = "pagat",
+    rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
     clock: TimeControl | None = None,
 ) -> Match:
     """R8.7: a match and its first game; every game of it has the same rules and clock."""
     match = Match(
-        player_a=player_a, player_b=player_b, target=target, rules=rules, stop_mode=stop_mode
+        player_a=player_a,
+        player_b=player_b,
+        target=target,
+        rules=rules,
+        rule_options=rule_options or {},
+        stop_mode=stop_mode,
     )
     match.set_clock(clock or TimeControl())
     match.save()
-    start_game(player_a, player_b, rules=rules, stop_mode=stop_mode, match=match)
+    start_game(
+        player_a,
+        player_b,
+        rules=rules,
+        rule_options=rule_options,
+        stop_mode=stop_mode,
+        match=match,
+    )
     return match
 
 
@@ -369,7 +394,7 @@ def log_event(game: Game, position: Position, seat: int, event: str) -> None:
 def rebuild_position(game: Game, upto: int | None = None) -> Position:
     """Deal the game's seed and replay its log (the first ``upto`` entries, or all of it):
     the whole log must rebuild the stored snapshot."""
-    position = deal(game.seed, get_rules(game.rules))
+    position = deal(game.seed, game.game_rules(), starter=game.starter)
     records = game.moves.order_by("index")
     if upto is not None:
         records = records.filter(index__lt=upto)

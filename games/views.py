@@ -19,10 +19,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.engine import PRESETS, from_document, seed_commitment, view
+from games.engine import from_document, seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges, selectors, services, stops
+from . import challenges, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -91,6 +91,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             email=opponent if "@" in opponent else None,
             is_open=not opponent,
             rules=data["rules"],
+            rule_options=form.rule_options(),
             stop_mode=data["stop_mode"],
             match_target=data["match_target"],
             clock=form.time_control(),
@@ -381,7 +382,8 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"presets": sorted(PRESETS)})
+    context = {"presets": rules_catalog.presets(), "options": rules_catalog.options()}
+    return render(request, "pages/rules.html", context)
 
 
 def invitation(request: HttpRequest, token: str) -> HttpResponse:

@@ -65,6 +65,7 @@ def _game_example() -> dict[str, Any]:
         "id": 42,
         "version": 7,
         "rules": "pagat",
+        "rule_options": {},
         "stop_mode": "referee",
         "wrong_calls": {"A": 0, "B": 0},
         "players": {"A": "alice", "B": "bob"},

@@ -27,6 +27,7 @@ urlpatterns = [
         name="api-token",
     ),
     path("api/v1/players/", accounts_api.PlayerListApi.as_view(), name="api-players"),
+    path("api/v1/rules/", api.RulesCatalogApi.as_view(), name="api-rules"),
     path("api/v1/challenges/", api.ChallengeListApi.as_view(), name="api-challenges"),
     *(
         path(

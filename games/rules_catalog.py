@@ -1,0 +1,58 @@
+"""What a player may choose when making a game: the presets and the options
+(RULES.md §9), each with its description, default and allowed values."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from games.engine import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS
+from games.engine.rules import RESERVE_SIZES, STARTERS
+
+#: Options whose values are not simply on or off.
+_CHOICES: dict[str, tuple[Any, ...]] = {"starter": STARTERS, "reserve_size": RESERVE_SIZES}
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    description: str
+    default: Any
+    values: tuple[Any, ...]
+
+    @property
+    def is_switch(self) -> bool:
+        return self.values == (False, True)
+
+
+def options() -> list[Option]:
+    """Every option a player may change, as the standard game (pagat) sets it."""
+    standard = asdict(PRESETS["pagat"])
+    return [
+        Option(
+            name,
+            description,
+            standard[name],
+            _CHOICES.get(name, (False, True) if isinstance(standard[name], bool) else ()),
+        )
+        for name, description in OPTION_DESCRIPTIONS.items()
+        if name in standard
+    ]
+
+
+def presets() -> list[dict[str, Any]]:
+    """Every preset with its description and the options it changes from pagat."""
+    standard = asdict(PRESETS["pagat"])
+    choosable = set(OPTION_DESCRIPTIONS)
+    return [
+        {
+            "name": name,
+            "description": PRESET_DESCRIPTIONS.get(name, ""),
+            "options": {
+                key: value
+                for key, value in asdict(PRESETS[name]).items()
+                if key in choosable and standard.get(key) != value
+            },
+        }
+        for name in sorted(PRESETS, key=lambda n: (n != "pagat", n))
+    ]

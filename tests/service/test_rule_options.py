@@ -1,0 +1,151 @@
+"""Games made with a rule preset and options (RULES.md §9): chosen at the challenge,
+kept for every game of a match, shown by the API, replayed from seed and log."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import selectors
+from games.engine import PRESETS, from_document
+from games.models import Challenge, Game, Match
+from games.services import rebuild_position, resign, start_match
+from tests.hidden_cards import assert_hides
+
+from .conftest import client_for
+from .test_hidden_cards_api import a_random_turn, outputs_for
+
+pytestmark = pytest.mark.django_db
+
+
+def challenge_and_accept(alice: User, bob: User, **body: object) -> Game:
+    made = client_for(alice).post("/api/v1/challenges/", {"opponent": "bob", **body}, format="json")
+    assert made.status_code == 201, made.json()
+    accepted = client_for(bob).post(f"/api/v1/challenges/{made.json()['id']}/accept/")
+    assert accepted.status_code == 200, accepted.json()
+    return Game.objects.get(pk=accepted.json()["game"])
+
+
+def test_the_rules_catalog_lists_presets_and_options_to_anyone() -> None:
+    catalog = Client().get("/api/v1/rules/").json()
+    assert next(p["name"] for p in catalog["presets"]) == "pagat"
+    assert {p["name"] for p in catalog["presets"]} == set(PRESETS)
+    assert all(p["description"] for p in catalog["presets"])
+    options = {o["name"]: o for o in catalog["options"]}
+    assert options["lenient_turn"]["values"] == [False, True]
+    assert options["reserve_size"]["values"] == [11, 12, 13]
+    assert options["reserve_size"]["default"] == 13
+    assert catalog["stop_modes"] == ["referee", "classic"]
+
+
+def test_a_challenge_with_options_deals_a_game_with_them(alice: User, bob: User) -> None:
+    game = challenge_and_accept(
+        alice, bob, rules="pagat", options={"reserve_size": 12, "lenient_turn": True}
+    )
+    assert game.rule_options == {"reserve_size": 12, "lenient_turn": True}
+    rules = game.game_rules()
+    assert rules.reserve_size == 12 and rules.lenient_turn
+    state = client_for(alice).get(f"/api/v1/games/{game.pk}/").json()
+    assert state["rule_options"] == {"reserve_size": 12, "lenient_turn": True}
+    assert state["position"]["A"]["reserve"]["count"] == 12
+    assert "Options" in selectors.export_game(game)
+    assert game.rules_label == "pagat + reserve size 12, lenient turn"
+
+
+def test_options_equal_to_the_preset_are_not_stored(alice: User, bob: User) -> None:
+    game = challenge_and_accept(alice, bob, options={"reserve_size": 13, "lenient_turn": False})
+    assert game.rule_options == {}
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": "snap"}, "unknown rules"),
+        ({"options": {"seats": 3}}, "unknown rule options seats"),
+        ({"options": {"wild_jokers": True}}, "unknown rule options wild_jokers"),
+        ({"options": {"reserve_size": 7}}, "reserve_size"),
+        ({"options": {"lenient_turn": "yes"}}, "lenient_turn"),
+        ({"options": {"starter": "youngest"}}, "starter"),
+        ({"stop_mode": "lenient"}, "stop_mode"),
+    ],
+)
+def test_bad_rules_are_refused_and_make_no_challenge(
+    alice: User, bob: User, body: dict[str, object], message: str
+) -> None:
+    response = client_for(alice).post(
+        "/api/v1/challenges/", {"opponent": "bob", **body}, format="json"
+    )
+    assert response.status_code == 400
+    assert message in response.json()["message"]
+    assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_plays_through_the_api_hiding_every_face_down_card(
+    preset: str, alice: User, bob: User
+) -> None:
+    game = challenge_and_accept(alice, bob, rules=preset)
+    assert game.game_rules() == PRESETS[preset]
+    rng = random.Random(preset)
+    players = {"A": alice, "B": bob}
+    for _ in range(40):
+        game.refresh_from_db()
+        table = from_document(game.position)
+        for user in (alice, bob):
+            for output in outputs_for(user, game):
+                assert_hides(output.split() if isinstance(output, str) else output, table)
+        if table.is_over:
+            break
+        moves = a_random_turn(table, rng)
+        response = client_for(players[game.to_move]).post(
+            f"/api/v1/games/{game.pk}/moves/", {"moves": moves}, format="json"
+        )
+        assert response.status_code == 200, response.json()
+    game.refresh_from_db()
+    assert rebuild_position(game) == from_document(game.position)
+
+
+def test_a_match_whose_seats_start_in_turn(alice: User, bob: User) -> None:
+    match = start_match(alice, bob, target=1000, rule_options={"starter": "alternate"})
+    first = match.games.get()
+    assert first.starter in (0, 1)
+    resign(game_id=first.pk, user=alice)
+    second = Match.objects.get(pk=match.pk).games.exclude(pk=first.pk).get()
+    assert second.rule_options == {"starter": "alternate"}
+    assert second.starter == 1 - (first.starter or 0)
+    assert second.to_move == "AB"[second.starter]
+    assert rebuild_position(second) == from_document(second.position)
+
+
+def test_the_new_game_form_and_the_game_page_show_the_rules(alice: User, bob: User) -> None:
+    browser = Client()
+    browser.force_login(alice)
+    lobby = browser.get(reverse("lobby")).content.decode()
+    for name in PRESETS:
+        assert f'value="{name}"' in lobby
+    response = browser.post(
+        reverse("challenge-new"),
+        {
+            "opponent": "bob",
+            "rules": "wikipedia",
+            "opt_lenient_turn": "on",
+            "stop_mode": "referee",
+            "control": "per_turn",
+            "days_per_turn": "3",
+            "bank_initial_days": "7",
+            "bank_increment_days": "1",
+        },
+    )
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    assert (challenge.rules, challenge.rule_options) == ("wikipedia", {"lenient_turn": True})
+    accept = Client()
+    accept.force_login(bob)
+    accept.post(reverse("challenge-accept", args=[challenge.pk]))
+    game_row = Game.objects.get()
+    page = browser.get(reverse("game", args=[game_row.pk])).content.decode()
+    assert "wikipedia + lenient turn" in page
