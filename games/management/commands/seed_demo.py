@@ -43,7 +43,7 @@ class Command(BaseCommand):
             user.api_tokens.filter(name="demo").delete()
             _, key = ApiToken.issue(user, "demo")
             self.stdout.write(f"demo player: {name} / {password}   API token: {key}")
-        self.stdout.write(f"demo game:   /api/v1/games/{game.pk}/")
+        self.stdout.write(f"demo game:   /games/{game.pk}/ (API: /api/v1/games/{game.pk}/)")
 
     @staticmethod
     def _play_opening(game: Game, alice: User, bob: User) -> None:
