@@ -44,22 +44,21 @@ def a_random_turn(position: Position, rng: random.Random) -> list[str]:
     return moves
 
 
-@pytest.mark.parametrize("seed", [3, 11])
-def test_no_response_shows_a_face_down_card(
-    seed: int, alice: User, bob: User, charlie: User
-) -> None:
-    game = start_game(alice, bob, seed=seed)
-    rng = random.Random(seed)
-    players = {"A": alice, "B": bob}
-    for _ in range(400):
+def play_checking_every_response(
+    game: Game, players: dict[str, User], rng: random.Random, turns: int, stranger: User
+) -> Position:
+    """Play random turns through the API; before each, every output for both players
+    hides what is face down, and the stranger gets nothing. Returns the last table."""
+    table = from_document(game.position)
+    for _ in range(turns):
         game.refresh_from_db()
         table = from_document(game.position)
-        for user in (alice, bob):
+        for user in players.values():
             for output in outputs_for(user, game):
                 # The export is text: check its words.
                 assert_hides(output.split() if isinstance(output, str) else output, table)
-        stranger = client_for(charlie).get(f"/api/v1/games/{game.pk}/")
-        assert stranger.status_code == 404 and set(stranger.json()) == {"error", "message"}
+        refused = client_for(stranger).get(f"/api/v1/games/{game.pk}/")
+        assert refused.status_code == 404 and set(refused.json()) == {"error", "message"}
         if table.is_over:
             break
         moves = a_random_turn(from_document(game.position), rng)
@@ -68,4 +67,15 @@ def test_no_response_shows_a_face_down_card(
         )
         assert response.status_code == 200, response.json()
         assert_hides(response.json(), from_document(Game.objects.get(pk=game.pk).position))
-    assert game.status != "playing", "the game should end within 400 turns"
+    return table
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_no_response_shows_a_face_down_card(
+    seed: int, alice: User, bob: User, charlie: User
+) -> None:
+    game = start_game(alice, bob, seed=seed)
+    table = play_checking_every_response(
+        game, {"A": alice, "B": bob}, random.Random(seed), 400, charlie
+    )
+    assert table.is_over, "the game should end within 400 turns"

@@ -14,10 +14,9 @@ from games import selectors
 from games.engine import PRESETS, from_document
 from games.models import Challenge, Game, Match
 from games.services import rebuild_position, resign, start_match
-from tests.hidden_cards import assert_hides
 
 from .conftest import client_for
-from .test_hidden_cards_api import a_random_turn, outputs_for
+from .test_hidden_cards_api import play_checking_every_response
 
 pytestmark = pytest.mark.django_db
 
@@ -90,21 +89,8 @@ def test_every_preset_plays_through_the_api_hiding_every_face_down_card(
 ) -> None:
     game = challenge_and_accept(alice, bob, rules=preset)
     assert game.game_rules() == PRESETS[preset]
-    rng = random.Random(preset)
-    players = {"A": alice, "B": bob}
-    for _ in range(40):
-        game.refresh_from_db()
-        table = from_document(game.position)
-        for user in (alice, bob):
-            for output in outputs_for(user, game):
-                assert_hides(output.split() if isinstance(output, str) else output, table)
-        if table.is_over:
-            break
-        moves = a_random_turn(table, rng)
-        response = client_for(players[game.to_move]).post(
-            f"/api/v1/games/{game.pk}/moves/", {"moves": moves}, format="json"
-        )
-        assert response.status_code == 200, response.json()
+    charlie = User.objects.create_user("charlie")
+    play_checking_every_response(game, {"A": alice, "B": bob}, random.Random(preset), 40, charlie)
     game.refresh_from_db()
     assert rebuild_position(game) == from_document(game.position)
 
