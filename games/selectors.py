@@ -11,6 +11,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
 from games.engine import Position, deal, from_document, to_document, view
+from games.engine.errors import PRIORITY_VIOLATIONS
 from rbank_site.errors import ServiceError
 
 from .models import Game, StopMode
@@ -69,6 +70,20 @@ def can_call_stop(game: Game, seat: int | None) -> bool:
         and "start" in last
         and not last.get("stopped")
     )
+
+
+def slip_actions(game: Game, position: Position) -> set[str]:
+    """Of turn (T), discard (C-W) and end (E): those a classic game would accept now
+    only as a priority slip (R7.4). The page offers them as it offers legal ones: a
+    classic game is not refereed move by move."""
+    if game.stop_mode != StopMode.CLASSIC or position.is_over:
+        return set()
+    slips = set()
+    for text in ("T", "C-W", "E"):
+        refusal = position.refusal(position.parse(text))
+        if refusal is not None and refusal.code in PRIORITY_VIOLATIONS:
+            slips.add(text)
+    return slips
 
 
 def _seconds(value: timedelta | None) -> int | None:

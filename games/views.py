@@ -149,6 +149,11 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
         legal_moves=state["legal_moves"],
         last_turn=(last.get("seat"), last.get("moves", [])),
     )
+    if state["your_turn"]:
+        slips = selectors.slip_actions(game, position)
+        board.can_turn |= "T" in slips
+        board.can_discard |= "C-W" in slips
+        board.can_end |= "E" in slips
     first_step = _last_turn_start(game)
     finished = position.is_over
     return {

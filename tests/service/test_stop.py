@@ -19,7 +19,7 @@ from django.urls import reverse
 
 from games import selectors
 from games.engine import deal, from_document
-from games.models import Challenge, Game, Notification
+from games.models import Challenge, Game, Notification, StopMode
 from games.notifications import email_context
 from games.services import LOSES_TURN, play_moves, rebuild_position, resign, start_game
 from games.stops import call_stop_on
@@ -349,3 +349,15 @@ def test_the_replay_marks_violations_only_once_the_game_is_over(alice: User, bob
     resign(game_id=game.pk, user=caller)
     page = page_client(caller).get(replay).content.decode()
     assert page.count('class="violation"') == 2 and "⚠ S2" in page
+
+
+@pytest.mark.parametrize("mode", [StopMode.CLASSIC, StopMode.REFEREE])
+def test_a_classic_page_lets_a_player_turn_past_a_compulsory_move(
+    alice: User, bob: User, mode: str
+) -> None:
+    seed, _moves = deal_with(["S2", "S2"])  # an available card fits a foundation
+    game = start_game(alice, bob, seed=seed, stop_mode=mode)
+    mover = alice if game.to_move == "A" else bob
+    page = page_client(mover).get(reverse("game", args=[game.pk])).content.decode()
+    turn_button = page.split('value="T"', 1)[1].split(">", 1)[0]
+    assert ("disabled" in turn_button) == (mode == StopMode.REFEREE)
