@@ -222,7 +222,8 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
     violation = serializers.CharField(
         required=False,
         allow_null=True,
-        help_text="Finished games only: the priority violation (S1-S3) the move held",
+        help_text="Finished games only: the priority violation the move held (S1-S3; S6, "
+        "S7 under options V5, V12)",
     )
 
 
@@ -279,7 +280,9 @@ class StopSerializer(serializers.Serializer[dict[str, Any]]):
     choice = serializers.CharField(
         required=False,
         max_length=16,
-        help_text="The compulsory move to carry out when several fit (R7.2: the caller chooses)",
+        help_text="The compulsory move to carry out when several fit (R7.2: the caller "
+        "chooses), written as the offender would write it (R is the offender's reserve). A "
+        "move that was not compulsory is passed over for the first that was.",
     )
     expected_version = serializers.IntegerField(required=False, min_value=1)
 

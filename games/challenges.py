@@ -103,7 +103,7 @@ def create_challenge(
 def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
     """The options a player changed from the preset (RULES.md §9), checked; only those
     that differ from the preset are kept, so equal rules are stored alike."""
-    unknown = sorted(set(options) - set(OPTION_DESCRIPTIONS))
+    unknown = sorted(str(key)[:40] for key in set(options) - set(OPTION_DESCRIPTIONS))
     if unknown:
         raise ServiceError(
             400,

@@ -56,7 +56,8 @@ class StopMode(models.TextChoices):
 
     #: Every violation is refused with its code and message.
     REFEREE = "referee", "Referee: every illegal move is refused"
-    #: Priority violations (S1-S3) stand unless the opponent calls Stop! (R7.4).
+    #: Priority violations (S1-S3; S6, S7 under options V5, V12) stand unless the
+    #: opponent calls Stop! (R7.4).
     CLASSIC = "classic", "Classic: the opponent may call Stop!"
 
 
@@ -76,7 +77,7 @@ class RulesFields(models.Model):
 
     @property
     def rules_label(self) -> str:
-        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve 12``."""
+        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve size 12``."""
         return rules_label(self.rules, self.rule_options)
 
 
@@ -195,8 +196,9 @@ class MoveRecord(models.Model):
     seat = models.CharField(max_length=1)
     turn = models.PositiveIntegerField()
     text = models.CharField(max_length=16)
-    #: The priority violation (S1-S3) a classic game accepted with this move: secret
-    #: while the game is played (spotting it is the opponent's game, R7.4).
+    #: The priority violation (S1-S3; S6, S7 under options V5, V12) a classic game
+    #: accepted with this move: secret while the game is played (spotting it is the
+    #: opponent's game, R7.4).
     violation = models.CharField(max_length=4, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -36,7 +36,6 @@ def options() -> list[Option]:
             _CHOICES.get(name, (False, True) if isinstance(standard[name], bool) else ()),
         )
         for name, description in OPTION_DESCRIPTIONS.items()
-        if name in standard
     ]
 
 

@@ -16,6 +16,7 @@ from rbank_site.errors import ServiceError
 
 from .models import Game, StopMode
 from .services import EVENTS, LOSES_TURN, STOP_PREFIX, read_stop_event
+from .stops import stop_refusal
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -46,6 +47,7 @@ def game_state(game: Game, seat: int | None, position: Position | None = None) -
             "moves": game.last_turn.get("moves", []),
             "stopped": game.last_turn.get("stopped"),
             "correction": game.last_turn.get("correction"),
+            "lost": bool(game.last_turn.get("lost")),
         },
         "current_turn": game.current_turn,
         "can_call_stop": my_turn and can_call_stop(game, seat),
@@ -56,20 +58,8 @@ def game_state(game: Game, seat: int | None, position: Position | None = None) -
 
 
 def can_call_stop(game: Game, seat: int | None) -> bool:
-    """Whether ``seat`` may call Stop! now (R7.4): a classic game, its turn not begun,
-    the opponent's last turn not stopped yet. Says nothing of any violation in it."""
-    last = game.last_turn
-    return (
-        seat is not None
-        and game.stop_mode == StopMode.CLASSIC
-        and game.status == Game.Status.PLAYING
-        and game.to_move == "AB"[seat]
-        and not game.current_turn
-        and last.get("seat") == "AB"[1 - seat]
-        and bool(last.get("moves"))
-        and "start" in last
-        and not last.get("stopped")
-    )
+    """Whether ``seat`` may call Stop! now (R7.4). Says nothing of any violation."""
+    return seat is not None and stop_refusal(game, seat) is None
 
 
 def slip_actions(game: Game, position: Position) -> set[str]:
@@ -148,6 +138,10 @@ def move_log(game: Game) -> list[dict[str, Any]]:
     return entries
 
 
+def _is_event(text: str) -> bool:
+    return text in EVENTS or text == LOSES_TURN or text.startswith(STOP_PREFIX)
+
+
 def export_game(game: Game) -> str:
     """The game in the notation: tag lines, then one line per turn (docs/export.md).
 
@@ -163,7 +157,7 @@ def export_game(game: Game) -> str:
         ("SeedHash", game.seed_hash),
     ]
     if game.rule_options:
-        tags.append(("Options", json.dumps(game.rule_options, sort_keys=True).replace('"', "'")))
+        tags.append(("Options", json.dumps(game.rule_options, sort_keys=True).replace('"', '\\"')))
     if game.stop_mode != StopMode.REFEREE:
         tags.append(("Stop", game.stop_mode))
     if position.is_over:
@@ -203,9 +197,10 @@ def game_record(game: Game) -> dict[str, Any]:
     position = from_document(game.position)
     start = deal(game.seed, game.game_rules(), starter=game.starter)
     moves = move_log(game)
-    first_of_turn: dict[int, int] = {}
+    first_of_turn: dict[int, int] = {}  # the first move of each turn (events aside)
     for entry in moves:
-        first_of_turn.setdefault(entry["turn"], entry["index"])
+        if not _is_event(entry["move"]):
+            first_of_turn.setdefault(entry["turn"], entry["index"])
     # A call is logged at the start of the caller's turn, the one after the stopped turn.
     called = {
         first_of_turn[entry["turn"] - 1] + read_stop_event(entry["move"])[0] - 1
@@ -215,6 +210,8 @@ def game_record(game: Game) -> dict[str, Any]:
     return {
         "id": game.pk,
         "rules": game.rules,
+        "rule_options": game.rule_options,
+        "starter": None if game.starter is None else "AB"[game.starter],
         "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
         "seed": game.seed,
         "seed_hash": game.seed_hash,
@@ -223,7 +220,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "violations": [
             {**entry, "called": entry["index"] in called}
             for entry in moves
-            if entry.get("violation") and not entry["move"].startswith(STOP_PREFIX)
+            if entry.get("violation")
         ],
         "stop_mode": game.stop_mode,
         "status": game.status,

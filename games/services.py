@@ -384,7 +384,8 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
 
 
 def log_event(game: Game, position: Position, seat: int, event: str) -> None:
-    """Append an event that is not a move (a resignation, an agreed stalemate) to the log."""
+    """Append an event that is not a move to the log: a resignation, a timeout, an agreed
+    stalemate, a Stop! call, a turn lost to wrong calls (``EVENTS``, ``STOP_PREFIX``)."""
     MoveRecord.objects.create(
         game=game, index=game.ply, seat="AB"[seat], turn=position.turns, text=event
     )

@@ -1,13 +1,13 @@
 """Stop! by correspondence (RULES.md R7.1-R7.5; a game's ``stop_mode`` is ``classic``).
 
-In a classic game the server accepts a priority slip (S1-S3) and records it without
-a word to anyone: spotting it is the opponent's part of the game. From the end of
-the offender's turn until the caller's first move, the caller may name a move of
-that turn. The server checks it: a violation there rolls the position back to that
-move, carries out the omitted compulsory move and gives the turn to the caller
-(R7.2, R7.3); a wrong call is refused, and every third wrong call by the same seat
-costs it the turn (R7.5). Building violations (S4/S5) never reach the log: the
-server refuses them in every mode (R7.1).
+In a classic game the server accepts a priority slip (S1-S3; S6, S7 under options
+V5, V12) and records it without a word to anyone: spotting it is the opponent's
+part of the game. From the end of the offender's turn until the caller's first
+move, the caller may name a move of that turn. The server checks it: a violation
+there rolls the position back to that move, carries out the omitted compulsory
+move and gives the turn to the caller (R7.2, R7.3); a wrong call is refused, and
+every third wrong call by the same seat costs it the turn (R7.5). Building
+violations (S4/S5) never reach the log: the server refuses them in every mode (R7.1).
 """
 
 from __future__ import annotations
@@ -59,7 +59,11 @@ def call_stop_on(
     """Call Stop! on move ``move_number`` (1-based) of the opponent's last turn.
 
     ``choice`` names the compulsory move to carry out when several fit (R7.2: the
-    caller chooses). A wrong call raises ``WRONG_STOP`` after recording it.
+    caller chooses), written as the offender would write it (``R-F3`` is the
+    offender's reserve). A choice that is not one of them is passed over for the
+    first, so that the answer to a call never depends on anything but the verdict:
+    a caller cannot probe a move without calling Stop! on it. A wrong call raises
+    ``WRONG_STOP`` after recording it.
     """
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
@@ -74,6 +78,7 @@ def call_stop_on(
             )
         start = rebuild_position(game, upto=last["start"])
         moves = [start.parse(text) for text in last["moves"]]
+        chosen = _parse_choice(start, choice)
         before = start.copy()
         for move in moves[: move_number - 1]:
             before.push(move, classic=True)
@@ -82,31 +87,52 @@ def call_stop_on(
         if refusal is None or not refusal.is_violation:
             wrong = _wrong_call(game, position, seat, move_number, offending)
         else:
-            return _stop(game, seat, last, start, before, moves, move_number, refusal, choice)
+            return _stop(game, seat, last, start, before, moves, move_number, refusal, chosen)
     raise wrong
 
 
-def _stoppable_turn(game: Game, position: Position, seat: int) -> dict[str, Any]:
-    """The opponent's last turn, if the caller may still call Stop! on it (R7.4)."""
+def _parse_choice(start: Position, choice: str | None) -> Move | None:
+    if choice is None:
+        return None
+    try:
+        return start.parse(choice)  # the offender's turn: their relative pile names
+    except IllegalMove as exc:
+        raise ServiceError(400, "BAD_NOTATION", f"choice: {exc.message}") from None
+
+
+def stop_refusal(game: Game, seat: int) -> ServiceError | None:
+    """Why ``seat`` may not call Stop! now (R7.4), or None when it may. It says nothing
+    of whether the opponent's last turn held a violation."""
     if game.stop_mode != StopMode.CLASSIC:
-        raise ServiceError(
+        return ServiceError(
             409,
             "STOP_NOT_IN_PLAY",
             "this game is refereed: the server refused every illegal move already",
         )
-    if position.to_move != seat:
-        raise ServiceError(
+    if game.status != Game.Status.PLAYING:
+        return ServiceError(409, "GAME_OVER", "the game is over")
+    if game.to_move != "AB"[seat]:
+        return ServiceError(
             409, "NOT_YOUR_TURN", "Stop! is called at the start of your turn, before your move"
         )
-    last: dict[str, Any] = game.last_turn
     if game.current_turn:
-        raise ServiceError(
+        return ServiceError(
             409, "STOP_TOO_LATE", "too late: Stop! must be called before your first move"
         )
+    last = game.last_turn
     if last.get("seat") != "AB"[1 - seat] or not last.get("moves") or "start" not in last:
-        raise ServiceError(409, "NOTHING_TO_STOP", "your opponent has no turn you can stop")
+        return ServiceError(409, "NOTHING_TO_STOP", "your opponent has no turn you can stop")
     if last.get("stopped"):
-        raise ServiceError(409, "NOTHING_TO_STOP", "you have already stopped that turn")
+        return ServiceError(409, "NOTHING_TO_STOP", "you have already stopped that turn")
+    return None
+
+
+def _stoppable_turn(game: Game, position: Position, seat: int) -> dict[str, Any]:
+    """The opponent's last turn, if the caller may still call Stop! on it."""
+    refusal = stop_refusal(game, seat)
+    if refusal is not None:
+        raise refusal
+    last: dict[str, Any] = game.last_turn
     return last
 
 
@@ -119,29 +145,16 @@ def _stop(
     moves: list[Move],
     move_number: int,
     refusal: IllegalMove,
-    choice: str | None,
+    choice: Move | None,
 ) -> StopOutcome:
     """R7.2/R7.3: undo the offending move and what followed, carry out the compulsory
     move (``before``: the position the offending move was made in), and the caller
     plays on."""
     options = compulsory_moves(before, refusal.code, moves[move_number - 1])
-    correction = options[0]
-    if choice is not None:
-        try:
-            correction = before.parse(choice)
-        except IllegalMove as exc:
-            raise ServiceError(400, "BAD_NOTATION", exc.message) from None
-        if correction not in options:
-            raise ServiceError(
-                400,
-                "BAD_CHOICE",
-                f"{choice} is not a compulsory move here: choose one of "
-                + ", ".join(str(m) for m in options),
-            )
+    correction = choice if choice in options else options[0]
     position = call_stop(start, moves, move_number - 1, correction)
     offender = "AB"[1 - seat]
     log_event(game, position, seat, stop_event(move_number, correction))
-    game.moves.filter(index=game.ply - 1).update(violation=refusal.code)
     game.last_turn = {
         **last,
         "stopped": move_number,
@@ -173,19 +186,21 @@ def _wrong_call(
     lost = calls[letter] % WRONG_CALLS_PER_LOST_TURN == 0
     message = f"move {move_number} ({move}) broke no rule"
     if lost:
+        log_event(game, position, seat, LOSES_TURN)  # in the turn it costs
         position.stop_turn()
-        log_event(game, position, seat, LOSES_TURN)
         game.last_turn = {"seat": letter, "moves": [], "start": game.ply, "lost": True}
-        now = timezone.now()
-        deadlines.charge_turn(game, seat, now)
-        deadlines.start_turn(game, position.to_move, now)
+        if not position.is_over:  # a lost turn may complete a stalemate (R8.4)
+            now = timezone.now()
+            deadlines.charge_turn(game, seat, now)
+            deadlines.start_turn(game, position.to_move, now)
+            notify(
+                "your_turn",
+                user=game.player_a if position.to_move == 0 else game.player_b,
+                game=game,
+                last_turn=[],
+                lost_turn=True,
+            )
         save_position(game, position)
-        notify(
-            "your_turn",
-            user=game.player_a if position.to_move == 0 else game.player_b,
-            game=game,
-            last_turn=[],
-        )
         message += f": that is wrong call number {calls[letter]}, and it costs you this turn"
     else:
         game.version += 1

@@ -323,8 +323,8 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=_version(request),
         )
         done = (
-            f"Stop! Move {raw} broke a rule ({outcome.violation}): it is undone, "
-            f"{outcome.correction} was played instead, and it is your turn."
+            f"Stop! Move {raw} broke a rule ({outcome.violation}): it is undone, your "
+            f"opponent's {outcome.correction} was played instead, and it is your turn."
         )
     except ServiceError as exc:
         error = exc
@@ -368,6 +368,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "finished": finished,
         "names": names,
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
+        "starter": None if game.starter is None else "AB"[game.starter],
         "score": seen["score"] if finished else None,
         "final_score": from_document(game.position).score if finished else None,
     }

@@ -75,6 +75,16 @@ def call_stop(
         if choice is not None and choice not in options:
             raise WrongStop(f"{choice} is not one of the compulsory moves here")
         position.push(choice if choice is not None else options[0])
+    if position.reshuffle_key is not None:
+        # V13: a reshuffle made by an undone move stays spent. Both players saw the
+        # cards it turned up, so the offender's next reshuffle must be a new one.
+        played = start.copy()
+        for move in moves:
+            played.push(move, classic=True)
+        position.reshuffles = [
+            max(kept, spent)
+            for kept, spent in zip(position.reshuffles, played.reshuffles, strict=True)
+        ]
     if not position.is_over:
         position.stop_turn()
     return position

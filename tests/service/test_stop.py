@@ -18,13 +18,13 @@ from django.test import Client
 from django.urls import reverse
 
 from games import selectors
-from games.engine import deal, from_document
+from games.engine import Position, call_stop, compulsory_moves, deal, from_document
 from games.models import Challenge, Game, Notification, StopMode
 from games.notifications import email_context
 from games.services import LOSES_TURN, play_moves, rebuild_position, resign, start_game
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
-from tests.stop_scenes import classic_game, deal_with
+from tests.stop_scenes import classic_game, deal_with, violations_of
 
 from .conftest import client_for
 
@@ -120,13 +120,27 @@ def test_R7_2_S3_stopped_the_turned_card_goes_back_and_the_reserve_fills_the_spa
 
 
 def test_R7_2_the_caller_chooses_among_several_compulsory_moves(alice: User, bob: User) -> None:
-    game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
-    with pytest.raises(ServiceError) as bad:
-        call_stop_on(game_id=game.pk, user=caller, move_number=1, choice="T")
-    assert bad.value.code == "BAD_CHOICE" and "choose one of" in bad.value.message
-    options = bad.value.message.split("choose one of ", 1)[1].split(", ")
+    game, _offender, caller, moves = classic_game(alice, bob, ["S2", "S2"])
+    dealt = deal(int(game.seed))
+    options = [str(m) for m in compulsory_moves(dealt, "S2", dealt.parse(moves[0]))]
+    assert len(options) > 1  # this deal's first turn had a choice of foundation moves
+    with pytest.raises(ServiceError) as unreadable:
+        call_stop_on(game_id=game.pk, user=caller, move_number=1, choice="H9-F1")
+    assert unreadable.value.code == "BAD_NOTATION"
     outcome = call_stop_on(game_id=game.pk, user=caller, move_number=1, choice=options[-1])
     assert outcome.correction == options[-1]
+    assert_rebuilds(game)
+
+
+def test_a_choice_that_is_not_compulsory_reveals_nothing(alice: User, bob: User) -> None:
+    """Answers depend only on the verdict: a wrong call with any choice is a wrong call,
+    a right one with a move that was not compulsory carries out the first that was."""
+    game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    with pytest.raises(ServiceError) as wrong:
+        call_stop_on(game_id=game.pk, user=caller, move_number=1, choice="T")
+    assert wrong.value.code == "WRONG_STOP"
+    outcome = call_stop_on(game_id=game.pk, user=caller, move_number=2, choice="T")
+    assert outcome.correction.startswith("C-F")
     assert_rebuilds(game)
 
 
@@ -361,3 +375,55 @@ def test_a_classic_page_lets_a_player_turn_past_a_compulsory_move(
     page = page_client(mover).get(reverse("game", args=[game.pk])).content.decode()
     turn_button = page.split('value="T"', 1)[1].split(">", 1)[0]
     assert ("disabled" in turn_button) == (mode == StopMode.REFEREE)
+
+
+SLIP = ["T", "C-W"]  # turn and discard while a card fits a foundation: S2, S2
+
+
+def slips(position: Position, moves: list[str]) -> bool:
+    codes = violations_of(position, moves)
+    return bool(codes) and codes[0] is not None  # type: ignore[index]
+
+
+def test_a_stop_after_a_stop_marks_both_stopped_moves_in_the_record(alice: User, bob: User) -> None:
+    """Each turn after a successful call begins with the call's log entry; the record
+    still names the right moves."""
+    seed = next(
+        seed
+        for seed in range(1, 3000)
+        if slips(deal(seed), SLIP)
+        and slips(call_stop(deal(seed), [deal(seed).parse(m) for m in SLIP], 0), SLIP)
+    )
+    game = start_game(alice, bob, seed=seed, stop_mode=StopMode.CLASSIC)
+    first, second = (alice, bob) if game.to_move == "A" else (bob, alice)
+    play_moves(game_id=game.pk, user=first, moves=SLIP)
+    call_stop_on(game_id=game.pk, user=second, move_number=1)
+    play_moves(game_id=game.pk, user=second, moves=SLIP)
+    call_stop_on(game_id=game.pk, user=first, move_number=1)
+    assert_rebuilds(game)
+    resign(game_id=game.pk, user=first)
+    game.refresh_from_db()
+    log = selectors.move_log(game)
+    assert [entry["move"] for entry in log[:2]] == SLIP
+    assert log[2]["move"].startswith("stop:1:") and log[3]["move"] == "T"
+    record = selectors.game_record(game)
+    assert {v["index"] for v in record["violations"] if v["called"]} == {0, 3}
+    assert all(not v["move"].startswith("stop:") for v in record["violations"])
+
+
+def test_a_lost_turn_is_told_and_exported_in_its_own_turn(alice: User, bob: User) -> None:
+    game, offender, caller, moves = classic_game(alice, bob, [None, "S3", None])
+    for _ in range(3):
+        with pytest.raises(ServiceError):
+            call_stop_on(game_id=game.pk, user=caller, move_number=1)
+    game.refresh_from_db()
+    state = client_for(offender).get(f"/api/v1/games/{game.pk}/").json()
+    assert state["last_turn"]["lost"] is True and state["your_turn"] is True
+    row = Notification.objects.filter(kind="your_turn", user=offender).latest("pk")
+    body = render_to_string("emails/your_turn-body.txt", email_context(row))
+    assert "third wrong Stop! call" in body and "call Stop! on one of these" not in body
+    lines = selectors.export_game(game).splitlines()
+    caller_letter = "AB"[game.seat_of(caller.pk) or 0]
+    assert f"2 {caller_letter}: (loses-turn)" in lines
+    offender_letter = "AB"[game.seat_of(offender.pk) or 0]
+    assert f"1 {offender_letter}: {' '.join(moves)}" in lines
