@@ -13,7 +13,7 @@ from games.models import Game
 from games.services import start_game
 from tests.service.conftest import mover_and_other, play_turn
 
-from .conftest import Console, screenshot, sign_in
+from .conftest import PLAYABLE_TURN, Console, screenshot, sign_in
 
 
 def card_on(page: Page, pile: str, card: str) -> None:
@@ -148,4 +148,31 @@ def test_every_card_and_pile_has_a_name_in_words(
     )
     assert unnamed == []
     assert page.get_by_role("button", name="House 1: ace of spades").is_visible()
+    assert console.errors == []
+
+
+def test_long_houses_still_fit_a_phone(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """Houses of a dozen cards fan inside the table at 360 px, and every card is named."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=1)
+    long_run = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D"]
+    other_run = ["KH", "QC", "JD", "TS", "9H", "8C", "7D", "6S", "5H", "4C", "3D", "2S"]
+    game.position = {
+        **PLAYABLE_TURN,
+        "houses": [long_run, ["9D"], ["TC", "8C"], ["KD"], other_run, ["QS"], ["3H"], ["JH"]],
+        "A": {"reserve": ["4D", "TH", "7H"], "hand": ["2C", "QD"], "waste": [], "turned": None},
+    }
+    game.save()
+    page = new_page(360, 780)
+    sign_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width}px wide at 360px"
+    expect(page.locator("#pile-H1 [data-card]")).to_have_count(12)
+    expect(page.locator("#pile-H5 [data-card]")).to_have_count(12)
+    box = page.locator(".table-wrap").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    screenshot(page, "long-houses-360")
     assert console.errors == []
