@@ -9,7 +9,8 @@ from __future__ import annotations
 from games.engine import call_stop, to_document
 
 from .builders import position
-from .test_variants import KEY, QUIET, V13, WASTE
+from .rules_support import QUIET
+from .test_variants import KEY, V13, WASTE
 
 
 def test_R7_2_a_stop_keeps_the_reshuffle_count_of_the_undone_moves() -> None:
