@@ -77,14 +77,15 @@ class RulesFields(models.Model):
 
     @property
     def rules_label(self) -> str:
-        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve size 12``."""
+        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve size
+        12`` (options in alphabetical order)."""
         return rules_label(self.rules, self.rule_options)
 
 
 def rules_label(preset: str, options: dict[str, Any]) -> str:
     changes = [
         option.replace("_", " ") + ("" if value is True else f" {value}")
-        for option, value in options.items()
+        for option, value in sorted(options.items())  # PostgreSQL's jsonb reorders keys
         if value is not False
     ]
     return preset + (" + " + ", ".join(changes) if changes else "")

@@ -1,0 +1,1 @@
+"""Benchmarks: each script prints its figures (README lists the latest)."""
