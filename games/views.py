@@ -180,6 +180,7 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
         "can_call_stop": state["can_call_stop"],
         "my_wrong_calls": state["wrong_calls"]["AB"[seat]],
         "replay_from": first_step,
+        "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
         "offer_from_opponent": game.stalemate_offer == "AB"[1 - seat],
         "offer_from_me": game.stalemate_offer == "AB"[seat],
         "score": state["position"]["score"],
