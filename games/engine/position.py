@@ -15,7 +15,7 @@ dropped whenever the cards they describe move:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from itertools import chain
@@ -35,6 +35,7 @@ from .cards import (
     make_card,
     rank_of,
 )
+from .clearing import IMPOSSIBLE, Layout, after_foundation, fewest_moves
 from .errors import PRIORITY_VIOLATIONS, IllegalMove
 from .moves import (
     CARD,
@@ -54,7 +55,7 @@ from .moves import (
     parse_move,
     pile_name,
 )
-from .rules import PRESETS, Rules
+from .rules import PRESETS, RELEASE_FEWEST, RELEASE_OFF, Rules
 from .shuffle import reshuffle_stream
 
 PLAYING: Final = "playing"
@@ -152,6 +153,34 @@ def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Release:
+    """V4: the moves that begin a release, and the first target's house and index."""
+
+    moves: list[Move]
+    house: int
+    index: int
+
+
+_NO_RELEASE: Final = _Release([], 0, 0)
+_MoveFor = Callable[[int], Move]
+
+
+def _row_picker(rows: tuple[tuple[Move, ...], ...], distance: int) -> _MoveFor:
+    return lambda source: rows[source][distance]
+
+
+def _swap(values: tuple[Face, ...], old: Face, new: Face) -> tuple[Face, ...]:
+    listed = list(values)
+    listed.remove(old)
+    listed.append(new)
+    return tuple(sorted(listed))
+
+
+def _after_tops(lay: Layout) -> tuple[int, tuple[Face, ...], tuple[Face, ...], int]:
+    return lay.empties, lay.loads, lay.wanted, lay.empty_foundations
+
+
 class Position:
     """A complete position, as the referee sees it (hidden cards included)."""
 
@@ -164,6 +193,10 @@ class Position:
         "_lenient",
         "_own_waste",
         "_p1",
+        "_release",
+        "_rmoves",
+        "_smoves",
+        "_spaces",
         "_table",
         "_waste_row",
         "ending",
@@ -224,6 +257,10 @@ class Position:
         self._init_options()
         self._fwant: dict[Face, list[int]] | None = None
         self._fmoves: list[Move] | None = None
+        # V4/V6 searches, kept with the (turns, turn_moves) they were made at: every
+        # move changes that pair, so the standard game pays nothing to drop them.
+        self._rmoves: tuple[tuple[int, int], _Release] | None = None
+        self._smoves: tuple[tuple[int, int], list[Move]] | None = None
         self._p1: bool = False
 
     def _init_options(self) -> None:
@@ -232,8 +269,14 @@ class Position:
         #: V1: the own waste's top is a source, numbered as in ``_MoveTable``.
         self._own_waste: bool = r.own_waste_available
         self._waste_row: int = 2 + r.houses
-        #: V5 or V12: a compulsory move besides the foundation moves may be pending.
-        self._compel: bool = r.compulsory_loading or r.reserve_to_house_compulsory
+        #: V4: buried cards that fit a foundation must be released ("on" or "fewest").
+        self._release: str = r.strict_release
+        #: V6: before turning, every space that can be made must be made.
+        self._spaces: bool = r.make_spaces
+        #: V4, V5 or V12: a compulsory move besides the foundation moves may be pending.
+        self._compel: bool = (
+            r.compulsory_loading or r.reserve_to_house_compulsory or r.strict_release != RELEASE_OFF
+        )
         #: V10: a house move may take a run of cards from below the top.
         self._groups: bool = r.group_moves
         #: R5.2, or V11: the faces each house top takes.
@@ -269,9 +312,13 @@ class Position:
         other._lenient = self._lenient
         other._house_fits = self._house_fits
         other._compel = self._compel
+        other._release = self._release
+        other._spaces = self._spaces
         other._groups = self._groups
         other._fwant = None
         other._fmoves = None
+        other._rmoves = None
+        other._smoves = None
         other._p1 = False
         return other
 
@@ -444,8 +491,10 @@ class Position:
         if seat.turned is not None:
             moves.append(DISCARD)
         elif seat.hand or seat.waste:
-            if not (seat.reserve and empty) or (self._lenient and self.turn_moves == 0):  # P3, V8
+            if self._lenient and self.turn_moves == 0:  # V8
                 moves.append(TURN_MOVE)
+            elif not (seat.reserve and empty) and not (self._spaces and self._space_moves()):
+                moves.append(TURN_MOVE)  # P3, V6
         else:
             moves.append(END_MOVE)
         return moves
@@ -482,9 +531,13 @@ class Position:
         return None
 
     def _compelled(self, moves: list[Move]) -> list[Move] | None:
-        """V5, V12: with no foundation move open, the moves among ``moves`` (every
-        legal card move) that a compulsory load or reserve move leaves, or None."""
+        """V4, V5, V12: with no foundation move open, the moves among ``moves`` (every
+        legal card move) that a compulsory release, load or reserve move leaves, or None."""
         rules = self.rules
+        if self._release != RELEASE_OFF:
+            release = self._release_moves()
+            if release is not None:
+                return release.moves[:]
         if rules.compulsory_loading:
             loads = [m for m in moves if m.dst == OPP_RESERVE or m.dst == OPP_WASTE]
             if loads:
@@ -548,6 +601,7 @@ class Position:
                 self._priority_refusal("turn a hand card")
                 or (self._compulsion_refusal(move, "turn a hand card") if self._compel else None)
                 or self._space_refusal()
+                or (self._make_space_refusal() if self._spaces else None)
             )
         if move.kind == END:
             if seat.turned is not None or seat.hand or seat.waste:
@@ -593,6 +647,21 @@ class Position:
         if self.turn_moves >= rules.max_turn_moves:
             return None
         is_card = move.kind == CARD
+        if self._release != RELEASE_OFF:
+            release = self._release_moves()
+            if release is not None:
+                if is_card and move in release.moves:
+                    return None
+                house = self.houses[release.house]
+                card, above = house[release.index], len(house) - release.index - 1
+                how = "in the fewest moves" if self._release == RELEASE_FEWEST else "first"
+                return IllegalMove(
+                    "S8",
+                    f"you may not {action} now: the {card_label(card)} in "
+                    f"{pile_name(HOUSE, release.house)} fits on a foundation, and the "
+                    f"{'card' if above == 1 else f'{above} cards'} covering it can be moved "
+                    f"off; in these rules it must be released {how}",
+                )
         if rules.compulsory_loading:
             load = self._pending_load()
             if load is not None:
@@ -616,6 +685,138 @@ class Position:
                     "house before any other move that is not to a foundation",
                 )
         return None
+
+    def _release_moves(self) -> _Release | None:
+        """V4: the moves that begin releasing a buried house card that fits a
+        foundation, when its covering cards can all be moved off (docs/variants.md).
+
+        A house's target is its highest card below the top that fits a foundation.
+        Any first move of a complete release counts; under ``fewest`` only those of
+        the shortest releases. A covering card may not go onto a house that has a
+        target of its own (two piles could otherwise trade a card back and forth,
+        each trade "releasing" one of them). Checked only when no foundation move is
+        open, so the cards on top fit no foundation.
+        """
+        key = (self.turns, self.turn_moves)
+        if self._rmoves is not None and self._rmoves[0] == key:
+            cached = self._rmoves[1]
+            return cached if cached.moves else None
+        want = self._fwant if self._fwant is not None else self._foundation_wants()
+        targets: dict[int, int] = {}
+        for h, pile in enumerate(self.houses):
+            for i in range(len(pile) - 2, -1, -1):
+                if pile[i] & FACE_MASK in want:
+                    targets[h] = i
+                    break
+        plans: list[tuple[int, int, int, Move]] = []
+        for h, i in targets.items():
+            for move, cost in self._clearing_moves(h, i + 1, targets, empty_houses=True):
+                plans.append((cost, h, i, move))
+        if plans and self._release == RELEASE_FEWEST:
+            least = min(p[0] for p in plans)
+            plans = [p for p in plans if p[0] == least]
+        if not plans:
+            self._rmoves = (key, _NO_RELEASE)
+            return None
+        _, house, index, _ = plans[0]
+        release = _Release(list(dict.fromkeys(p[3] for p in plans)), house, index)
+        self._rmoves = (key, release)
+        return release
+
+    def _clearing_moves(
+        self, h: int, start: int, blocked: Iterable[int], *, empty_houses: bool
+    ) -> list[tuple[Move, int]]:
+        """The first moves of clearing house ``h`` down to index ``start`` (every card
+        from there up moved off, clearing.py), each with the fewest moves the whole
+        clearing then takes. Houses in ``blocked`` take no card; empty houses do only
+        with ``empty_houses``."""
+        pile = self.houses[h]
+        cards = [c & FACE_MASK for c in pile[start:]]
+        if not cards:
+            return []
+        houses = self.houses
+        blocked = set(blocked) | {h}
+        tops = {j: p[-1] & FACE_MASK for j, p in enumerate(houses) if p and j not in blocked}
+        empty = [j for j, p in enumerate(houses) if not p and j not in blocked]
+        if not empty_houses:
+            empty = []
+        loads = self._clearing_loads()
+        wanted: list[Face] = []
+        empty_foundations = 0
+        for foundation in self.foundations:
+            if not foundation:
+                empty_foundations += 1
+            elif FOUNDATION_NEXT[foundation[-1] & FACE_MASK]:
+                wanted.append(FOUNDATION_NEXT[foundation[-1] & FACE_MASK])
+        base = Layout(
+            tuple(sorted(tops.values())),
+            len(empty),
+            tuple(sorted(face for face, _ in loads)),
+            tuple(sorted(wanted)),
+            empty_foundations,
+        )
+        fits = self._house_fits
+        table = self._table
+        face = cards[-1]
+        rest = len(cards) - 1
+        firsts: list[tuple[Move, int, Layout]] = []
+        up = after_foundation(base, face)
+        if up is not None:
+            want = self._fwant if self._fwant is not None else self._foundation_wants()
+            for target in want.get(face, []):
+                firsts.append((table.to_foundation[h + 2][target], rest, up))
+        for j, top in tops.items():
+            if face in fits[top]:
+                lay = Layout(_swap(base.tops, top, face), *_after_tops(base))
+                firsts.append((table.to_house[h + 2][j], rest, lay))
+            elif self._groups:
+                k = self._group_start(h, j)
+                if k is not None and k >= start:
+                    lay = Layout(_swap(base.tops, top, face), *_after_tops(base))
+                    firsts.append((table.to_house[h + 2][j], k - start, lay))
+        if empty:
+            lay = Layout(
+                tuple(sorted((*base.tops, face))),
+                base.empties - 1,
+                base.loads,
+                base.wanted,
+                base.empty_foundations,
+            )
+            firsts.extend((table.to_house[h + 2][j], rest, lay) for j in empty)
+        for top, move_for in loads:
+            if face in LOAD_FITS[top]:
+                lay = Layout(
+                    base.tops,
+                    base.empties,
+                    _swap(base.loads, top, face),
+                    base.wanted,
+                    base.empty_foundations,
+                )
+                firsts.append((move_for(h + 2), rest, lay))
+        out = []
+        for move, left, lay in firsts:
+            cost = fewest_moves(
+                cards[:left], lay, house_fits=fits, load_fits=LOAD_FITS, groups=self._groups
+            )
+            if cost < IMPOSSIBLE:
+                out.append((move, cost + 1))
+        return out
+
+    def _clearing_loads(self) -> list[tuple[Face, _MoveFor]]:
+        """The opponents' piles a house card may load: (top face, source -> move)."""
+        out: list[tuple[Face, _MoveFor]] = []
+        seats = self.seats
+        n = len(seats)
+        table = self._table
+        for distance in range(1, n):
+            opp = seats[(self.to_move + distance) % n]
+            for pile, rows in (
+                (opp.reserve, table.to_opp_reserve),
+                (opp.waste, table.to_opp_waste),
+            ):
+                if pile:
+                    out.append((pile[-1] & FACE_MASK, _row_picker(rows, distance)))
+        return out
 
     def _pending_load(self) -> tuple[Card, str] | None:
         """V5: an available card that can load an opponent's pile, and that pile's name."""
@@ -794,6 +995,43 @@ class Position:
                     "before turning a hand card",
                 )
         return None
+
+    def _make_space_refusal(self) -> IllegalMove | None:
+        """S9 (V6): no turning while a house could still be emptied (and then filled
+        from the reserve, P3)."""
+        moves = self._space_moves()
+        if not moves:
+            return None
+        house = pile_name(HOUSE, moves[0].si)
+        return IllegalMove(
+            "S9",
+            f"you may not turn a hand card now: the cards of {house} can all be moved "
+            "elsewhere, and in these rules you must make every space you can, and fill it "
+            "from your reserve, before turning",
+        )
+
+    def space_moves(self) -> list[Move]:
+        """V6: the moves that begin emptying a house before a turn (see ``_space_moves``)."""
+        return self._space_moves()[:]
+
+    def _space_moves(self) -> list[Move]:
+        """V6: the first moves of emptying a house, while the reserve has cards and no
+        house is empty (P3 comes first then) and the turn is under the R7.6 cap.
+        Houses with face-down cards (V7) cannot be emptied by their face-up cards."""
+        key = (self.turns, self.turn_moves)
+        if self._smoves is not None and self._smoves[0] == key:
+            return self._smoves[1]
+        moves: list[Move] = []
+        houses = self.houses
+        if (
+            self.seats[self.to_move].reserve
+            and all(houses)
+            and self.turn_moves < self.rules.max_turn_moves
+        ):
+            for h in range(len(houses)):
+                moves.extend(m for m, _ in self._clearing_moves(h, 0, (), empty_houses=False))
+        self._smoves = (key, moves)
+        return moves
 
     # ---------------------------------------------------------------- playing
 

@@ -28,6 +28,12 @@ STARTERS: Final = (LOWER_RESERVE, HIGHER_RESERVE, CUT_LOWER, CUT_HIGHER, TABLEAU
 #: V2: the reserve sizes a document may ask for.
 RESERVE_SIZES: Final = (11, 12, 13)
 
+#: V4, strict release: the values of ``Rules.strict_release``.
+RELEASE_OFF: Final = "off"
+RELEASE_ON: Final = "on"
+RELEASE_FEWEST: Final = "fewest"
+RELEASES: Final = (RELEASE_OFF, RELEASE_ON, RELEASE_FEWEST)
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -56,9 +62,16 @@ class Rules:
     own_waste_available: bool = False
     #: V3: how the first seat is chosen (one of ``STARTERS``).
     starter: str = LOWER_RESERVE
+    #: V4: with no foundation move open, a house card buried under others that fits a
+    #: foundation must be released when its covering cards can all be moved off
+    #: (violation S8): ``on`` by any release, ``fewest`` by one of the shortest.
+    strict_release: str = RELEASE_OFF
     #: V5: with no foundation move open, a possible load of an opponent's pile comes
     #: before every other move, turn, discard or ``E`` (violation S6).
     compulsory_loading: bool = False
+    #: V6: while the reserve has cards, no hand card is turned as long as a house could
+    #: be emptied by moving its cards elsewhere (violation S9); P3 then fills it.
+    make_spaces: bool = False
     #: V8: turning a hand card as the first action of a turn breaks no priority
     #: (P1-P3 and the compulsory moves of V5 and V12).
     lenient_turn: bool = False
@@ -85,12 +98,16 @@ class Rules:
     def priority_violations(self) -> frozenset[str]:
         """The Stop! codes of priority violations these rules can give (RULES.md §7)."""
         codes = {"S1", "S2"}
+        if self.strict_release != RELEASE_OFF:
+            codes.add("S8")
         if self.compulsory_loading:
             codes.add("S6")
         if self.reserve_to_house_compulsory:
             codes.add("S7")  # it covers P3 too: an empty house takes the reserve card
         else:
             codes.add("S3")
+        if self.make_spaces:
+            codes.add("S9")
         return frozenset(codes)
 
     def to_document(self) -> str | dict[str, Any]:
@@ -108,6 +125,12 @@ PRESETS: Final[dict[str, Rules]] = {
     "pagat": Rules(),
     "pagat-lenient": Rules(preset="pagat-lenient", lenient_turn=True),
     "pagat-own-waste": Rules(preset="pagat-own-waste", own_waste_available=True),
+    "pagat-strict": Rules(
+        preset="pagat-strict",
+        strict_release=RELEASE_ON,
+        compulsory_loading=True,
+        make_spaces=True,
+    ),
     "wikipedia": Rules(
         preset="wikipedia",
         starter=CUT_HIGHER,
@@ -126,6 +149,11 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
     "pagat-own-waste": (
         "The standard game, with the top card of each player's own waste available like a "
         "house card (seed 000, variations; Foster plays it too, seed 001)."
+    ),
+    "pagat-strict": (
+        "The standard game with the three stricter priority rules: release a buried card "
+        "that fits a foundation, load your opponent when nothing goes to a foundation, and "
+        "make and fill every space you can before turning (seed 000, stricter rules)."
     ),
     "wikipedia": (
         "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "
@@ -146,10 +174,19 @@ OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
         "high, then spades, hearts, diamonds, clubs), a cut for the lower or the higher "
         "card, the houses alone, or, in a match, the seats in turn."
     ),
+    "strict_release": (
+        "V4: when nothing can go to a foundation but a card buried in a house could, the "
+        "cards covering it must be moved off so that it can go up, whenever they can all be "
+        "moved (Stop! code S8); a stricter form asks for the fewest moves that do it."
+    ),
     "compulsory_loading": (
         "V5: when nothing can go to a foundation, a card that can be loaded on your "
         "opponent's reserve or waste must be loaded before any other move, turn or discard "
         "(Stop! code S6)."
+    ),
+    "make_spaces": (
+        "V6: before turning your hand card, make every space you can by moving house cards "
+        "elsewhere, and fill each from your reserve (Stop! code S9)."
     ),
     "lenient_turn": (
         "V8: you may turn your hand card as the very first action of your turn, even while "
@@ -188,7 +225,9 @@ _LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
     "match_target": range(1, 100_001),
     "own_waste_available": (False, True),
     "starter": STARTERS,
+    "strict_release": RELEASES,
     "compulsory_loading": (False, True),
+    "make_spaces": (False, True),
     "lenient_turn": (False, True),
     "group_moves": (False, True),
     "houses_same_suit": (False, True),

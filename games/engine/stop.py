@@ -2,7 +2,7 @@
 position after the opponent calls Stop! on one of them.
 
 Both functions replay the turn from its starting position in the classic mode,
-where priority violations (S1-S3, and S6/S7 under the options V5/V12) are
+where priority violations (S1-S3, and S6-S9 under the options V5, V12, V4 and V6) are
 accepted and recorded.
 """
 
@@ -38,6 +38,11 @@ def compulsory_moves(position: Position, violation: str, offending: Move) -> lis
         return _same_source_first(moves, offending)
     if violation == "S7":  # V12: the reserve card to a house
         return [m for m in position.legal_moves() if m.src == RESERVE and m.dst == HOUSE]
+    if violation == "S8":  # V4: the first move of a release (docs/variants.md)
+        return [m for m in position.legal_moves() if m.kind == CARD]
+    if violation == "S9":  # V6: the first move of making a space
+        spaces = position.space_moves()
+        return [m for m in position.legal_moves() if m in spaces]
     moves = position.foundation_moves()[:]
     if violation == "S2":
         moves = _same_source_first(moves, offending)

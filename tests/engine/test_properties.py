@@ -52,7 +52,7 @@ from games.engine import (
 )
 from games.engine.cards import card_name, full_pack
 from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
-from games.engine.rules import RESERVE_SIZES, STARTERS
+from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS
 from tests.hidden_cards import card_names_in, face_down_cards, face_up_names
 
 MAX_STEPS = 3000
@@ -90,9 +90,11 @@ any_options = st.builds(
     group_moves=st.booleans(),
     reserve_size=st.sampled_from(RESERVE_SIZES),
     starter=st.sampled_from(STARTERS),
+    strict_release=st.sampled_from(RELEASES),
     lenient_turn=st.booleans(),
     houses_same_suit=st.booleans(),
     compulsory_loading=st.booleans(),
+    make_spaces=st.booleans(),
     reserve_to_house_compulsory=st.booleans(),
     shuffle_waste=st.booleans(),
 )
@@ -428,12 +430,15 @@ def test_turn_violations_match_classic_push(
         *(PRESETS[name] for name in sorted(PRESETS)),
         replace(PRESETS["pagat"], compulsory_loading=True),
         replace(PRESETS["pagat"], compulsory_loading=True, reserve_to_house_compulsory=True),
+        replace(PRESETS["pagat"], strict_release="on"),
+        replace(PRESETS["pagat"], strict_release="fewest", group_moves=True),
+        replace(PRESETS["pagat"], make_spaces=True, lenient_turn=True),
     ],
     ids=lambda rules: rules.preset + "".join(f"+{k}" for k in _options(rules)),
 )
 def test_classic_turns_commit_every_priority_violation(rules: Rules) -> None:
     """The generator of the property above does reach every priority violation the
-    rules have: S1, S2 and S3, and S6/S7 under V5/V12."""
+    rules have: S1, S2 and S3, and S6/S7/S8/S9 under V5/V12/V4/V6."""
     assert rules.priority_violations <= PRIORITY_VIOLATIONS
     seen: set[str | None] = set()
     for seed in range(60):

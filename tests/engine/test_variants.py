@@ -331,6 +331,142 @@ def test_V3_starter_refuses_unknown_values(bad: object) -> None:
         rules_from_document(rules_doc(starter=bad))
 
 
+# ------------------------------------------------------------------ V4 strict release
+
+V4 = rules_doc(strict_release="on")
+V4_FEWEST = rules_doc(strict_release="fewest")
+
+
+def buried_position(rules: Any, **extra: Any) -> Position:
+    """The 3♠ on H3 fits F1 (A♠ 2♠) under the 9♥; the T♣ on H4 takes the 9♥."""
+    return position(
+        rules=rules,
+        F={1: "AS 2S"},
+        H={**QUIET, 3: "3S 9H", 4: "TC", **extra.pop("H", {})},
+        A={"reserve": "QD 9D", "hand": "5S 3D", **extra.pop("A", {})},
+        B={"reserve": "QH", "hand": "4C", **extra.pop("B", {})},
+        **extra,
+    )
+
+
+def test_V4_strict_release_the_covering_card_must_move() -> None:
+    on = buried_position(V4)
+    assert legal(on) == ["H3-H4"]
+    for text in ("T", "R-H4"):
+        message = refuse(on, text, "S8")
+        assert "3♠" in message and "H3" in message and "released" in message
+    on.play("H3-H4")
+    assert legal(on) == ["H3-F1"]  # released: P2 takes over
+    on.play("H3-F1")
+    assert "R-H3" in legal(on)  # nothing else buried: the usual rules again (P3 here)
+    off = buried_position("pagat")
+    assert {"H3-H4", "R-H4", "T"} <= set(legal(off))  # R6.1: no need to dig it out
+
+
+def test_V4_strict_release_only_when_every_covering_card_can_move() -> None:
+    """The 9♥ and the 9♣ above it: the 9♣ has nowhere to go, so nothing is compulsory."""
+    stuck = buried_position(V4, H={3: "3S 9H 9C"})
+    assert "T" in legal(stuck)
+    assert stuck.rules.strict_release == "on"
+    # A load, a space and a house top are all places a covering card may go.
+    loaded = buried_position(V4, H={4: "QC"}, B={"reserve": "QH", "waste": "TH"})
+    assert legal(loaded) == ["H3-OW"]  # 9♥ on the T♥ of B's waste
+    spaced = buried_position(V4, H={4: "QC", 6: ""})
+    assert legal(spaced) == ["H3-H6"]
+
+
+def test_V4_strict_release_of_several_cards() -> None:
+    """Two covering cards: the 8♣ goes on the 9♦, then the 9♥ on the T♣."""
+    on = buried_position(V4, H={3: "3S 9H 8C", 5: "9D"})
+    assert legal(on) == ["H3-H5"]
+    on.play("H3-H5")
+    assert legal(on) == ["H3-H4"]
+    on.play("H3-H4")
+    assert legal(on) == ["H3-F1"]
+    # The 8♣ could go on the 9♦ first only: the 9♥ cannot go on the 9♦ after it.
+    blocked = buried_position(V4, H={3: "3S 9H 8C", 5: "9D", 4: "QC"})
+    assert "T" in legal(blocked)
+
+
+def test_V4_strict_release_the_mover_chooses_or_the_fewest_moves() -> None:
+    """Two buried cards: the 3♠ (one card on it) and the A♥ (two cards on it)."""
+    extra = {"H": {5: "AH 6D 9S", 6: "7C", 7: "TD"}}
+    on = buried_position(V4, **extra)
+    assert legal(on) == ["H3-H4", "H5-H7"]
+    fewest = buried_position(V4_FEWEST, **extra)
+    assert legal(fewest) == ["H3-H4"]
+    message = refuse(fewest, "H5-H7", "S8")
+    assert "fewest moves" in message
+
+
+def test_V4_strict_release_fewest_counts_a_group_move_once() -> None:
+    """Under V10 the run 9♥ 8♣ goes onto the T♣ in one move; the A♥ needs two."""
+    rules = rules_doc(strict_release="fewest", group_moves=True)
+    pos = buried_position(rules, H={3: "3S 9H 8C", 5: "AH 6D 9S", 6: "7C", 7: "TD"})
+    assert legal(pos) == ["H3-H4"]
+    pos.play("H3-H4")
+    assert to_document(pos)["houses"][3] == ["TC", "9H", "8C"]
+
+
+def test_V4_strict_release_never_onto_another_buried_card() -> None:
+    """The 9♥ fits the T♣ on H5, but H5 holds the buried A♥: that would only bury it
+    deeper, and the two could trade cards for ever. The A♥'s release is compulsory."""
+    on = buried_position(V4, H={4: "QC", 5: "AH TC", 6: "JH"})
+    assert legal(on) == ["H5-H6"]
+    on.play("H5-H6")
+    assert legal(on) == [f"H5-F{i}" for i in range(2, 9)]
+
+
+def test_V4_strict_release_waits_for_foundation_moves() -> None:
+    on = buried_position(V4, H={7: "AD"})
+    assert legal(on) == [f"H7-F{i}" for i in range(2, 9)]
+    refuse(on, "H3-H4", "S2")
+
+
+def test_V4_strict_release_the_discard_waits() -> None:
+    on = buried_position(V4, A={"turned": "5S"})
+    assert legal(on) == ["H3-H4"]
+    assert "discard" in refuse(on, "C-W", "S8")
+
+
+def test_V4_strict_release_stop_carries_out_the_release() -> None:
+    start = buried_position(V4)
+    moves = [start.parse("T"), start.parse("C-W")]
+    assert turn_violations(start, moves) == ["S8", "S8"]
+    after = call_stop(start, moves, 0)
+    assert to_document(after)["houses"][3] == ["TC", "9H"]
+    assert to_document(after)["A"]["hand"] == ["5S", "3D"]
+    assert after.to_move == 1
+    several = buried_position(V4, H={5: "AH 6D 9S", 6: "7C", 7: "TD"})
+    moves = [several.parse("T")]
+    choice = several.parse("H5-H7")
+    after = call_stop(several, moves, 0, choice)
+    assert to_document(after)["houses"][6] == ["TD", "9S"]
+    with pytest.raises(WrongStop):
+        call_stop(several, moves, 0, several.parse("R-H4"))
+
+
+def test_V4_strict_release_lapses_at_the_turn_cap_and_for_the_lenient_turn() -> None:
+    capped = buried_position(V4, engine={"turn_moves": 500})
+    assert "T" in legal(capped)
+    lenient = buried_position(rules_doc(strict_release="on", lenient_turn=True))
+    assert legal(lenient) == ["H3-H4", "T"]
+
+
+def test_V4_strict_release_round_trips_and_refuses_bad_values() -> None:
+    for value in ("on", "fewest"):
+        rules = with_options(strict_release=value)
+        pos = deal(4, rules)
+        doc = to_document(pos)
+        assert doc["rules"] == {"preset": "pagat", "strict_release": value}
+        assert from_document(json.loads(json.dumps(doc))) == pos
+        assert rules.priority_violations == {"S1", "S2", "S3", "S8"}
+    assert to_document(deal(4, with_options(strict_release="off")))["rules"] == "pagat"
+    for bad in (True, "yes", 1, None, ""):
+        with pytest.raises(BadPosition, match="strict_release must be one of off, on, fewest"):
+            rules_from_document(rules_doc(strict_release=bad))
+
+
 # ------------------------------------------------------------------ V5 compulsory loading
 
 V5 = rules_doc(compulsory_loading=True)
@@ -490,6 +626,110 @@ def test_V5_and_V12_together_loading_comes_first() -> None:
     refuse(both, "R-H3", "S6")
     both.play("H7-OR")
     assert legal(both) == ["R-H3", "R-H7"]  # the 7♥ fits the 8♠ and the emptied H7
+
+
+# ------------------------------------------------------------------ V6 make spaces
+
+V6 = rules_doc(make_spaces=True)
+
+
+def spaces_position(rules: Any, **extra: Any) -> Position:
+    """No house is empty; the 7♥ alone on H5 could go onto the 8♠ on H3."""
+    return position(
+        rules=rules,
+        H={**QUIET, 3: "8S", 5: "7H", **extra.pop("H", {})},
+        A={"reserve": "9C 2D", "hand": "5S 3D", **extra.pop("A", {})},
+        B={"reserve": "2C", "hand": "4C", **extra.pop("B", {})},
+        **extra,
+    )
+
+
+def test_V6_make_spaces_before_turning() -> None:
+    on = spaces_position(V6)
+    assert "T" not in legal(on)
+    message = refuse(on, "T", "S9")
+    assert "H5" in message and "reserve" in message
+    assert "H5-H3" in legal(on)  # the other moves stay open, as under P3
+    on.play("H5-H3")
+    refuse(on, "T", "S3")  # the space is made: P3 fills it
+    on.play("R-H5")  # the 2♦ fits nowhere, so no new space can be made
+    assert "T" in legal(on)
+    off = spaces_position("pagat")
+    assert "T" in legal(off)
+
+
+def test_V6_make_spaces_as_many_as_possible() -> None:
+    """After the 7♥ goes, the reserve's 6♣ fills H5 and can itself go on the 7♥:
+    another space, filled by the 2♦."""
+    on = spaces_position(V6, A={"reserve": "9C 2D 6C"})
+    for text in ("H5-H3", "R-H5"):
+        on.play(text)
+        refuse(on, "T", "S3" if text == "H5-H3" else "S9")
+    on.play("H5-H3")
+    on.play("R-H5")
+    assert to_document(on)["houses"][2] == ["8S", "7H", "6C"]
+    assert "T" in legal(on)
+
+
+def test_V6_make_spaces_by_loading_and_with_several_cards() -> None:
+    loads = spaces_position(V6, H={3: "QC"}, B={"reserve": "2C", "waste": "8H"})
+    refuse(loads, "T", "S9")  # the 7♥ loads B's waste
+    assert "H5-OW" in legal(loads)
+    # Two cards: the 8♣ goes on the 9♥, then the 9♦ on the T♠.
+    two = spaces_position(V6, H={5: "9D 8C", 3: "9H", 6: "TS"})
+    refuse(two, "T", "S9")
+    assert legal(two).count("H5-H3") == 1
+    # Without the 9♥ the 8♣ has nowhere to go, so H5 cannot be emptied.
+    assert "T" in legal(spaces_position(V6, H={5: "9D 8C", 6: "TS"}))
+
+
+def test_V6_make_spaces_only_while_the_reserve_has_cards() -> None:
+    on = spaces_position(V6, A={"reserve": ""})
+    assert "T" in legal(on)
+
+
+def test_V6_make_spaces_stop_makes_the_space() -> None:
+    start = spaces_position(V6)
+    moves = [start.parse("T"), start.parse("C-W")]
+    assert turn_violations(start, moves) == ["S9", None]
+    after = call_stop(start, moves, 0)
+    assert to_document(after)["houses"][4] == []
+    assert to_document(after)["houses"][2] == ["8S", "7H"]
+    assert to_document(after)["A"]["hand"] == ["5S", "3D"]
+    assert after.to_move == 1
+
+
+def test_V6_make_spaces_lapses_at_the_turn_cap_and_for_the_lenient_turn() -> None:
+    assert "T" in legal(spaces_position(V6, engine={"turn_moves": 500}))
+    lenient = spaces_position(rules_doc(make_spaces=True, lenient_turn=True))
+    assert "T" in legal(lenient)
+    lenient.play("T")
+    assert "C-W" in legal(lenient)  # V6 holds back only the turning
+
+
+def test_pagat_strict_preset_is_V4_V5_V6() -> None:
+    strict = PRESETS["pagat-strict"]
+    assert strict == replace(
+        PAGAT,
+        preset="pagat-strict",
+        strict_release="on",
+        compulsory_loading=True,
+        make_spaces=True,
+    )
+    assert strict.priority_violations == {"S1", "S2", "S3", "S6", "S8", "S9"}
+    # Release (rule 1) before loading (rule 2): the 9♥ covering the 3♠ must move
+    # even though the 7♥ on H5 could load B's reserve.
+    pos = buried_position("pagat-strict", H={5: "7H"}, B={"reserve": "6H"})
+    assert legal(pos) == ["H3-H4"]
+    refuse(pos, "H5-OR", "S8")
+    pos.play("H3-H4")
+    pos.play("H3-F1")
+    assert legal(pos) == ["H5-OR"]  # now loading
+    pos.play("H5-OR")
+    refuse(pos, "T", "S3")  # H3 and H5 are empty: P3
+    pos.play("R-H3")
+    pos.play("R-H5")
+    assert to_document(pos)["houses"][4] == ["QD"]
 
 
 # ------------------------------------------------------------------ V8 lenient turn
@@ -803,6 +1043,7 @@ def test_selfplay_summary_under_each_preset() -> None:
 
 BOOLEAN_OPTIONS = [
     "own_waste_available",
+    "make_spaces",
     "group_moves",
     "compulsory_loading",
     "lenient_turn",
