@@ -7,10 +7,15 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.engine import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS
-from games.engine.rules import RESERVE_SIZES, STARTERS
+from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS
 
 #: Options whose values are not simply on or off.
-_CHOICES: dict[str, tuple[Any, ...]] = {"starter": STARTERS, "reserve_size": RESERVE_SIZES}
+_CHOICES: dict[str, tuple[Any, ...]] = {
+    "starter": STARTERS,
+    "reserve_size": RESERVE_SIZES,
+    "strict_release": RELEASES,
+    "face_down_tableau": (0, 1, 2),  # rows of face-down cards under the houses (V7)
+}
 
 
 @dataclass(frozen=True)

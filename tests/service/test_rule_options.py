@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import selectors
+from games import rules_catalog, selectors
 from games.engine import PRESETS, from_document
 from games.models import Challenge, Game, Match
 from games.services import rebuild_position, resign, start_match
@@ -135,3 +135,10 @@ def test_the_new_game_form_and_the_game_page_show_the_rules(alice: User, bob: Us
     game_row = Game.objects.get()
     page = browser.get(reverse("game", args=[game_row.pk])).content.decode()
     assert "wikipedia + lenient turn" in page
+
+
+def test_every_option_offers_its_values() -> None:
+    """A new option must say what it may be set to, or no player could choose it."""
+    for option in rules_catalog.options():
+        assert option.default in option.values, option.name
+        assert len(option.values) >= 2, option.name
