@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.test import Client
 from rest_framework.test import APIClient
 
 from games.engine import from_document
@@ -33,6 +34,26 @@ def charlie(db: None) -> User:
 @pytest.fixture
 def game(alice: User, bob: User) -> Game:
     return start_game(alice, bob, seed=20261122)
+
+
+#: The lobby's new-game form, filled in as a browser sends it.
+NEW_GAME_FORM = {
+    "opponent": "bob",
+    "rules": "pagat",
+    "control": "per_turn",
+    "days_per_turn": "3",
+    "bank_initial_days": "7",
+    "bank_increment_days": "1",
+    "match_target": "",
+}
+
+
+def browser(user: User | None) -> Client:
+    """A browser signed in as ``user`` (a session, as the pages use), or signed out."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
 
 
 def client_for(user: User | None) -> APIClient:

@@ -15,17 +15,11 @@ from accounts.models import NOTIFICATION_EVENTS, ApiToken
 from accounts.services import MAX_TOKENS, profile_of
 from games.models import Game
 
-from .conftest import client_for
+from .conftest import browser, client_for
 
 pytestmark = pytest.mark.django_db
 
 ACCOUNT_PAGES = ("profile", "tokens", "vacation")
-
-
-def signed_in(user: User) -> Client:
-    browser = Client()
-    browser.force_login(user)
-    return browser
 
 
 def profile_post(**changes: str) -> dict[str, str]:
@@ -59,7 +53,7 @@ def test_the_profile_page_shows_the_current_settings(alice: User) -> None:
     profile.time_zone = "America/New_York"
     profile.notifications = {**profile.notifications, "reminder": "daily_digest"}
     profile.save()
-    page = signed_in(alice).get(reverse("profile")).content.decode()
+    page = browser(alice).get(reverse("profile")).content.decode()
     assert '<option value="America/New_York" selected>' in page
     assert 'value="24, 2"' in page
     assert "A deadline is near (reminders)" in page
@@ -68,8 +62,8 @@ def test_the_profile_page_shows_the_current_settings(alice: User) -> None:
 
 
 def test_it_saves_the_profile_and_the_email_preferences(alice: User) -> None:
-    browser = signed_in(alice)
-    response = browser.post(
+    session = browser(alice)
+    response = session.post(
         reverse("profile"),
         profile_post(
             notify_your_turn="daily_digest", notify_vacation="never", reminder_hours="48,2,2"
@@ -82,7 +76,7 @@ def test_it_saves_the_profile_and_the_email_preferences(alice: User) -> None:
     assert profile.reminder_hours == [48, 2]
     assert profile.notifications["your_turn"] == "daily_digest"
     assert profile.notifications["vacation"] == "never"
-    assert "Your settings are saved." in browser.get(reverse("profile")).content.decode()
+    assert "Your settings are saved." in session.get(reverse("profile")).content.decode()
     # The API reads what the page wrote.
     assert client_for(alice).get("/api/v1/me/").json()["time_zone"] == "Europe/Paris"
 
@@ -102,7 +96,7 @@ def test_bad_profile_input_is_refused_and_changes_nothing(
     alice: User, field: str, value: str, message: str
 ) -> None:
     before = profile_of(alice)
-    response = signed_in(alice).post(reverse("profile"), profile_post(**{field: value}))
+    response = browser(alice).post(reverse("profile"), profile_post(**{field: value}))
     assert response.status_code == 400
     assert message in response.content.decode()
     after = profile_of(alice)
@@ -115,8 +109,8 @@ def test_bad_profile_input_is_refused_and_changes_nothing(
 
 
 def test_a_token_made_on_the_page_is_shown_once_and_works(alice: User) -> None:
-    browser = signed_in(alice)
-    response = browser.post(reverse("tokens"), {"name": "my bot"})
+    session = browser(alice)
+    response = session.post(reverse("tokens"), {"name": "my bot"})
     assert response.status_code == 201
     assert response["Cache-Control"] == "no-store"
     key = response.context["key"]
@@ -124,31 +118,31 @@ def test_a_token_made_on_the_page_is_shown_once_and_works(alice: User) -> None:
     api = Client(HTTP_AUTHORIZATION=f"Token {key}")
     assert api.get("/api/v1/me/").json()["username"] == "alice"
     # Never again: the list shows the name and the first characters only.
-    listing = browser.get(reverse("tokens")).content.decode()
+    listing = session.get(reverse("tokens")).content.decode()
     assert "my bot" in listing and key[:10] in listing and key not in listing
 
 
 def test_a_token_is_revoked_from_the_page(alice: User, bob: User) -> None:
     token, key = ApiToken.issue(alice, "old script")
     bobs, _ = ApiToken.issue(bob, "bob's")
-    browser = signed_in(alice)
+    session = browser(alice)
     # Bob's token cannot be revoked by alice: refused, and it stays.
-    response = browser.post(reverse("token-revoke", args=[bobs.pk]), follow=True)
+    response = session.post(reverse("token-revoke", args=[bobs.pk]), follow=True)
     assert "no such token" in response.content.decode()
     assert ApiToken.objects.filter(pk=bobs.pk).exists()
-    response = browser.post(reverse("token-revoke", args=[token.pk]), follow=True)
+    response = session.post(reverse("token-revoke", args=[token.pk]), follow=True)
     assert "revoked" in response.content.decode()
     assert not ApiToken.objects.filter(pk=token.pk).exists()
     assert Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/v1/me/").status_code == 401
-    assert browser.get(reverse("token-revoke", args=[bobs.pk])).status_code == 405
+    assert session.get(reverse("token-revoke", args=[bobs.pk])).status_code == 405
 
 
 def test_a_token_needs_a_name_and_the_number_of_tokens_is_capped(alice: User) -> None:
-    browser = signed_in(alice)
-    assert browser.post(reverse("tokens"), {"name": "  "}).status_code == 400
+    session = browser(alice)
+    assert session.post(reverse("tokens"), {"name": "  "}).status_code == 400
     for n in range(MAX_TOKENS):
         ApiToken.issue(alice, f"t{n}")
-    response = browser.post(reverse("tokens"), {"name": "one more"})
+    response = session.post(reverse("tokens"), {"name": "one more"})
     assert response.status_code == 409
     assert f"at most {MAX_TOKENS} tokens" in response.content.decode()
     assert alice.api_tokens.count() == MAX_TOKENS
@@ -160,22 +154,22 @@ def test_vacation_from_the_page_stops_the_clock_of_a_game_waiting_for_me(
     mine = alice if game.to_move == "A" else bob
     deadline = game.deadline
     assert deadline is not None
-    browser = signed_in(mine)
-    assert "30</strong> vacation days left" in browser.get(reverse("vacation")).content.decode()
-    response = browser.post(reverse("vacation"), {"days": "5"}, follow=True)
+    session = browser(mine)
+    assert "30</strong> vacation days left" in session.get(reverse("vacation")).content.decode()
+    response = session.post(reverse("vacation"), {"days": "5"}, follow=True)
     page = response.content.decode()
     assert "You are on vacation until" in page
     assert "25</strong> vacation days left" in page
     game.refresh_from_db()
     assert game.deadline == deadline + timedelta(days=5)
     # A second vacation while on one is refused, and nothing more is spent.
-    assert browser.post(reverse("vacation"), {"days": "2"}).status_code == 409
+    assert session.post(reverse("vacation"), {"days": "2"}).status_code == 409
     assert profile_of(mine).vacation_days_used == 5
 
 
 @pytest.mark.parametrize("days", ["0", "31", "abc", ""])
 def test_a_vacation_out_of_the_allowance_is_refused(alice: User, days: str) -> None:
-    response = signed_in(alice).post(reverse("vacation"), {"days": days})
+    response = browser(alice).post(reverse("vacation"), {"days": days})
     assert response.status_code == 400
     assert response.context["form"].errors
     profile = profile_of(alice)
@@ -193,7 +187,7 @@ def test_the_vacation_page_says_when_a_vacation_ends(alice: User) -> None:
     profile = profile_of(alice)
     profile.vacation_until = timezone.now() + timedelta(days=3)
     profile.save()
-    page = signed_in(alice).get(reverse("vacation")).content.decode()
+    page = browser(alice).get(reverse("vacation")).content.decode()
     assert 'id="on-vacation"' in page and "Start my vacation" not in page
 
 
@@ -202,7 +196,7 @@ def test_pages_show_times_in_the_players_time_zone(alice: User, bob: User, game:
     profile = profile_of(mover)
     profile.time_zone = "Asia/Tokyo"
     profile.save()
-    page = signed_in(mover).get(reverse("lobby")).content.decode()
+    page = browser(mover).get(reverse("lobby")).content.decode()
     assert "JST" in page and "UTC" not in page
     other = bob if mover == alice else alice
-    assert "UTC" in signed_in(other).get(reverse("lobby")).content.decode()
+    assert "UTC" in browser(other).get(reverse("lobby")).content.decode()

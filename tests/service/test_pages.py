@@ -11,7 +11,6 @@ from urllib.parse import urlencode
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
@@ -20,7 +19,7 @@ from games.engine import IllegalMove, from_document
 from games.models import Challenge, Game
 from games.services import play_moves, resign, start_game
 
-from .conftest import mover_and_other, play_turn
+from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -30,23 +29,7 @@ SEED = "20261122"
 LEGAL = "H4-H6"
 OTHER_LEGAL = "R-H4"
 FETCH = {"X-Requested-With": "fetch"}
-#: The lobby's new-game form, filled in as a browser sends it.
-FORM = {
-    "opponent": "bob",
-    "rules": "pagat",
-    "control": "per_turn",
-    "days_per_turn": "3",
-    "bank_initial_days": "7",
-    "bank_increment_days": "1",
-    "match_target": "",
-}
-
-
-def browser(user: User | None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
+FORM = NEW_GAME_FORM
 
 
 def snapshot(game: Game) -> tuple[Any, ...]:

@@ -15,7 +15,7 @@ from games.engine import PRESETS, from_document
 from games.models import Challenge, Game, Match
 from games.services import rebuild_position, resign, start_match
 
-from .conftest import client_for
+from .conftest import NEW_GAME_FORM, client_for
 from .test_hidden_cards_api import play_checking_every_response
 
 pytestmark = pytest.mark.django_db
@@ -115,16 +115,7 @@ def test_the_new_game_form_and_the_game_page_show_the_rules(alice: User, bob: Us
         assert f'value="{name}"' in lobby
     response = browser.post(
         reverse("challenge-new"),
-        {
-            "opponent": "bob",
-            "rules": "wikipedia",
-            "opt_lenient_turn": "on",
-            "stop_mode": "referee",
-            "control": "per_turn",
-            "days_per_turn": "3",
-            "bank_initial_days": "7",
-            "bank_increment_days": "1",
-        },
+        {**NEW_GAME_FORM, "rules": "wikipedia", "opt_lenient_turn": "on"},
     )
     assert response.status_code == 302
     challenge = Challenge.objects.get()

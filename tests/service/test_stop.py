@@ -14,7 +14,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.template.loader import render_to_string
-from django.test import Client
 from django.urls import reverse
 
 from games import selectors
@@ -26,7 +25,7 @@ from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
 from tests.stop_scenes import classic_game, deal_with, violations_of
 
-from .conftest import client_for
+from .conftest import NEW_GAME_FORM, browser, client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -269,31 +268,25 @@ def test_two_racing_calls_stop_the_turn_once() -> None:
     assert_rebuilds(game)
 
 
-def page_client(user: User) -> Client:
-    browser = Client()
-    browser.force_login(user)
-    return browser
-
-
 def test_the_game_page_offers_stop_on_each_move_to_the_caller_only(alice: User, bob: User) -> None:
     game, offender, caller, moves = classic_game(alice, bob, [None, "S2"])
-    page = page_client(caller).get(reverse("game", args=[game.pk])).content.decode()
+    page = browser(caller).get(reverse("game", args=[game.pk])).content.decode()
     for number, move in enumerate(moves, 1):
         assert f'aria-label="Stop! on move {number}, {move}"' in page
     assert "classic" in page
     assert (
         'class="stop"'
-        not in page_client(offender).get(reverse("game", args=[game.pk])).content.decode()
+        not in browser(offender).get(reverse("game", args=[game.pk])).content.decode()
     )
     # A wrong call by the page: refused in words, the count shown, nothing undone.
-    refused = page_client(caller).post(
+    refused = browser(caller).post(
         reverse("game-stop", args=[game.pk]), {"move": "1", "version": str(game.version)}
     )
     assert refused.status_code == 409
     text = refused.content.decode()
     assert "broke no rule" in text and "you have made 1" in text
     game.refresh_from_db()
-    done = page_client(caller).post(
+    done = browser(caller).post(
         reverse("game-stop", args=[game.pk]),
         {"move": "2", "version": str(game.version)},
         HTTP_X_REQUESTED_WITH="fetch",
@@ -308,7 +301,7 @@ def test_the_game_page_offers_stop_on_each_move_to_the_caller_only(alice: User, 
 def test_a_malformed_stop_from_the_page_changes_nothing(alice: User, bob: User, raw: str) -> None:
     game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
     version = game.version
-    response = page_client(caller).post(reverse("game-stop", args=[game.pk]), {"move": raw})
+    response = browser(caller).post(reverse("game-stop", args=[game.pk]), {"move": raw})
     assert response.status_code == 400
     game.refresh_from_db()
     assert game.version == version and game.wrong_calls == {}
@@ -324,27 +317,19 @@ def test_a_refereed_game_page_has_no_stop_button(alice: User, bob: User, game: G
         position.play(move)
         turn.append(move)
     play_moves(game_id=game.pk, user=mover, moves=turn)
-    page = page_client(other).get(reverse("game", args=[game.pk])).content.decode()
+    page = browser(other).get(reverse("game", args=[game.pk])).content.decode()
     assert "last turn" in page and 'class="stop"' not in page and "refereed" in page
 
 
 def test_the_new_game_form_makes_a_classic_challenge(alice: User, bob: User) -> None:
-    response = page_client(alice).post(
+    response = browser(alice).post(
         reverse("challenge-new"),
-        {
-            "opponent": "bob",
-            "rules": "pagat",
-            "stop_mode": "classic",
-            "control": "per_turn",
-            "days_per_turn": "3",
-            "bank_initial_days": "7",
-            "bank_increment_days": "1",
-        },
+        {**NEW_GAME_FORM, "stop_mode": "classic"},
     )
     assert response.status_code == 302
     challenge = Challenge.objects.get()
     assert challenge.stop_mode == "classic"
-    accept = page_client(bob).post(reverse("challenge-accept", args=[challenge.pk]))
+    accept = browser(bob).post(reverse("challenge-accept", args=[challenge.pk]))
     assert accept.status_code == 302
     assert Game.objects.get().stop_mode == "classic"
 
@@ -359,9 +344,9 @@ def test_emails_say_which_rules_a_game_uses(alice: User, bob: User) -> None:
 def test_the_replay_marks_violations_only_once_the_game_is_over(alice: User, bob: User) -> None:
     game, _offender, caller, _moves = classic_game(alice, bob, ["S2", "S2"])
     replay = reverse("game-replay", args=[game.pk])
-    assert "⚠" not in page_client(caller).get(replay).content.decode()
+    assert "⚠" not in browser(caller).get(replay).content.decode()
     resign(game_id=game.pk, user=caller)
-    page = page_client(caller).get(replay).content.decode()
+    page = browser(caller).get(replay).content.decode()
     assert page.count('class="violation"') == 2 and "⚠ S2" in page
 
 
@@ -372,7 +357,7 @@ def test_a_classic_page_lets_a_player_turn_past_a_compulsory_move(
     seed, _moves = deal_with(["S2", "S2"])  # an available card fits a foundation
     game = start_game(alice, bob, seed=seed, stop_mode=mode)
     mover = alice if game.to_move == "A" else bob
-    page = page_client(mover).get(reverse("game", args=[game.pk])).content.decode()
+    page = browser(mover).get(reverse("game", args=[game.pk])).content.decode()
     turn_button = page.split('value="T"', 1)[1].split(">", 1)[0]
     assert ("disabled" in turn_button) == (mode == StopMode.REFEREE)
 
