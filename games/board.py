@@ -53,6 +53,7 @@ class Pile:
     back: str = ""  # "a" or "b": draw a face-down back of that seat's pack on top
     moved: bool = False  # touched by the last turn
     fanned: bool = False  # houses: every card shows; other piles show their top
+    down: int = 0  # houses (V7): face-down cards under the face-up ones
 
     @property
     def top(self) -> CardFace | None:
@@ -72,6 +73,8 @@ class Pile:
             what = self.top.words
             if self.count > 1:
                 what += f", {self.count} cards"
+        if self.down:
+            what += f", over {self.down} face-down card{'s' if self.down > 1 else ''}"
         marker = "; moved in the last turn" if self.moved else ""
         return f"{self.label}: {what}{marker}"
 
@@ -116,6 +119,8 @@ def revealed_view(position: Position) -> dict[str, Any]:
         out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve]
         out[letter]["hand"]["cards"] = [card_name(c) for c in seat.hand]
         out[letter]["waste"]["cards"] = [card_name(c) for c in seat.waste]
+    if any(position.houses_down):  # V7
+        out["houses_down_cards"] = [[card_name(c) for c in pile] for pile in position.houses_down]
     return out
 
 
@@ -211,7 +216,7 @@ def build_board(
             waste_cards=[card_face(c) for c in waste.get("cards", [])],
         )
 
-    def pile(kind: str, index: int, cards: list[str]) -> Pile:
+    def pile(kind: str, index: int, cards: list[str], down: int = 0) -> Pile:
         pid = f"{kind}{index + 1}"
         label = ("Foundation " if kind == "F" else "House ") + str(index + 1)
         shown = cards if kind == "H" else cards[-1:]
@@ -221,11 +226,14 @@ def build_board(
             [card_face(c) for c in shown],
             len(cards),
             pid if viewer else "",
+            back="n" if down else "",  # a face-down card shows no pack: neutral back
             moved=pid in moved,
             fanned=kind == "H",
+            down=down,
         )
 
-    houses = [pile("H", i, cards) for i, cards in enumerate(seen["houses"])]
+    downs = seen.get("houses_down") or [0] * len(seen["houses"])  # V7
+    houses = [pile("H", i, cards, downs[i]) for i, cards in enumerate(seen["houses"])]
     foundations = [pile("F", i, cards) for i, cards in enumerate(seen["foundations"])]
     half = (len(houses) + 1) // 2
     left, right = houses[:half], houses[half:]
@@ -247,6 +255,9 @@ def build_board(
             }
             for letter in (bottom_letter, top_letter)
         }
+        for i, cards in enumerate(seen.get("houses_down_cards", [])):
+            if cards:
+                revealed.setdefault("houses", {})[f"under H{i + 1}"] = [card_face(c) for c in cards]
     return Board(
         rows=rows,
         top=panel(top_letter),

@@ -33,11 +33,14 @@ def face_up_names(position: Position) -> Counter[str]:
 
 
 def face_down_cards(position: Position) -> list[Card]:
-    """Every hand card and every reserve card but the top one."""
+    """Every hand card, every reserve card but the top one, and every card lying face
+    down under a house (V7)."""
     hidden: list[Card] = []
     for seat in position.seats:
         hidden.extend(seat.hand)
         hidden.extend(seat.reserve[:-1])
+    for pile in position.houses_down:
+        hidden.extend(pile)
     return hidden
 
 

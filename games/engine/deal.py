@@ -51,15 +51,19 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
     stream = SeedStream(seed)
     position = Position(rules)
     hps = rules.houses_per_seat
+    down = rules.face_down_tableau * hps  # V7: face-down rows, dealt before the face-up one
     for s in range(rules.seats):
         pack = full_pack(s)
         stream.shuffle(pack)
-        reserve = pack[: rules.reserve_size]
-        houses = pack[rules.reserve_size : rules.reserve_size + hps]
-        hand = pack[rules.reserve_size + hps :]
+        size = rules.reserve_size
+        reserve = pack[:size]
+        rows = pack[size : size + down]
+        houses = pack[size + down : size + down + hps]
+        hand = pack[size + down + hps :]
         position.seats[s] = SeatPiles(reserve=reserve, hand=hand)
         for k, card in enumerate(houses):
             position.houses[s * hps + k] = [card]
+            position.houses_down[s * hps + k] = rows[k::hps]
     if rules.shuffle_waste:  # V13
         position.reshuffle_key = reshuffle_key(seed)
     if starter is None:

@@ -5,7 +5,9 @@ under ``"engine"``: the R7.6/R8.4 counters, how a finished game ended, and
 which pack each card came from (``packs``: one seat letter per card, pile by
 pile, so the backs can be drawn and the packs sorted after the game), and under
 V13 the secret that keys the reshuffles (``reshuffle_key``) with the count of
-each seat's reshuffles (``reshuffles``). A
+each seat's reshuffles (``reshuffles``), and under V7 the face-down cards under
+each house (``houses_down``: bottom to top, like every pile; ``houses`` holds only
+the face-up cards). A
 document without them is read as the start of the ``to_move`` seat's turn, with
 each card in the pack of the seat that dealt its pile.
 """
@@ -74,6 +76,9 @@ def to_document(position: Position) -> dict[str, Any]:
             "waste": _packs(seat.waste, letters),
             "turned": None if seat.turned is None else letters[pack_of(seat.turned)],
         }
+    down = position.rules.face_down_tableau > 0 or any(position.houses_down)
+    if down:  # V7
+        packs["houses_down"] = [_packs(p, letters) for p in position.houses_down]
     doc["status"] = position.status
     doc["winner"] = None if position.winner is None else letters[position.winner]
     doc["score"] = (
@@ -90,6 +95,8 @@ def to_document(position: Position) -> dict[str, Any]:
         "ending": position.ending,
         "packs": packs,
     }
+    if down:  # V7: the face-down house cards, bottom to top, under each house
+        doc["engine"]["houses_down"] = [_names(p) for p in position.houses_down]
     if position.rules.shuffle_waste:  # V13: referee only, like the hidden cards
         doc["engine"]["reshuffle_key"] = position.reshuffle_key
         doc["engine"]["reshuffles"] = dict(zip(letters, position.reshuffles, strict=True))
@@ -183,7 +190,17 @@ def from_document(doc: object) -> Position:
     reader = _Reader(doc, letters)
     hps = rules.houses_per_seat
     foundations = reader.pile_list(doc, "foundations", rules.foundations, [0] * rules.foundations)
-    houses = reader.pile_list(doc, "houses", rules.houses, [h // hps for h in range(rules.houses)])
+    house_packs = [h // hps for h in range(rules.houses)]
+    houses = reader.pile_list(doc, "houses", rules.houses, house_packs)
+    houses_down = None
+    if "houses_down" in reader.engine:  # V7
+        houses_down = reader.pile_list(reader.engine, "houses_down", rules.houses, house_packs)
+        for i, (up, down) in enumerate(zip(houses, houses_down, strict=True)):
+            if down and not up:
+                raise BadPosition(
+                    f"engine.houses_down[{i}]: a house with face-down cards needs a "
+                    "face-up card on top"
+                )
     seats = []
     for s, letter in enumerate(letters):
         data = doc.get(letter)
@@ -204,7 +221,12 @@ def from_document(doc: object) -> Position:
     if to_move not in tuple(letters):
         raise BadPosition(f"to_move must be one of {', '.join(letters)}")
     position = Position(
-        rules, foundations=foundations, houses=houses, seats=seats, to_move=letters.index(to_move)
+        rules,
+        foundations=foundations,
+        houses=houses,
+        seats=seats,
+        to_move=letters.index(to_move),
+        houses_down=houses_down,
     )
     _check_cards(position)
     _read_status(position, doc, reader)

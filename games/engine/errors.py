@@ -8,11 +8,13 @@ from typing import Final
 #: S8 (V4, release a buried card), S6 (V5, compulsory loading) and S7 (V12, reserve
 #: to a house) exist only under those rule options; like S1 and S2 they name an
 #: omitted compulsory move, so they come before S3 (docs/variants.md). S8 continues
-#: the foundation priority, so it comes right after S2. S9 (V6, make spaces before
-#: turning) concerns only turning, when no house is empty, so it comes last.
-VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S8", "S6", "S7", "S3", "S9")
+#: the foundation priority, so it comes right after S2; S10 (V7, uncover a face-down
+#: house card) is the fourth of pagat's strict rules and comes after the others. S9
+#: (V6, make spaces before turning) concerns only turning, when no house is empty, so
+#: it comes last.
+VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S8", "S6", "S7", "S10", "S3", "S9")
 #: Priority violations: the classic game accepts them and lets the opponent call Stop!.
-PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3", "S6", "S7", "S8", "S9"})
+PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3", "S6", "S7", "S8", "S9", "S10"})
 #: Refusals that are not violations (RULES.md §7).
 REFUSALS: Final = (
     "NOT_YOUR_TURN",

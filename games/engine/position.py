@@ -186,6 +186,7 @@ class Position:
 
     __slots__ = (
         "_compel",
+        "_down",
         "_fmoves",
         "_fwant",
         "_groups",
@@ -198,10 +199,12 @@ class Position:
         "_smoves",
         "_spaces",
         "_table",
+        "_umoves",
         "_waste_row",
         "ending",
         "foundations",
         "houses",
+        "houses_down",
         "quiet_turns",
         "reshuffle_key",
         "reshuffles",
@@ -225,17 +228,23 @@ class Position:
         houses: list[list[Card]] | None = None,
         seats: list[SeatPiles] | None = None,
         to_move: int = 0,
+        houses_down: list[list[Card]] | None = None,
     ) -> None:
         self.rules: Rules = rules if rules is not None else PRESETS["pagat"]
         r = self.rules
         self.foundations: list[list[Card]] = foundations or [[] for _ in range(r.foundations)]
         self.houses: list[list[Card]] = houses or [[] for _ in range(r.houses)]
+        #: V7: each house's face-down cards, bottom to top, under its face-up ones
+        #: (``houses`` holds only face-up cards). A house never lies empty on top of
+        #: face-down cards: the top one is turned up at once.
+        self.houses_down: list[list[Card]] = houses_down or [[] for _ in range(r.houses)]
         self.seats: list[SeatPiles] = seats or [SeatPiles() for _ in range(r.seats)]
-        if (len(self.foundations), len(self.houses), len(self.seats)) != (
-            r.foundations,
-            r.houses,
-            r.seats,
-        ):
+        if (
+            len(self.foundations),
+            len(self.houses),
+            len(self.seats),
+            len(self.houses_down),
+        ) != (r.foundations, r.houses, r.seats, r.houses):
             raise ValueError("pile counts do not match the rules' layout")
         self.to_move: int = to_move
         self.status: str = PLAYING
@@ -261,6 +270,7 @@ class Position:
         # move changes that pair, so the standard game pays nothing to drop them.
         self._rmoves: tuple[tuple[int, int], _Release] | None = None
         self._smoves: tuple[tuple[int, int], list[Move]] | None = None
+        self._umoves: tuple[tuple[int, int], list[Move]] | None = None
         self._p1: bool = False
 
     def _init_options(self) -> None:
@@ -273,9 +283,14 @@ class Position:
         self._release: str = r.strict_release
         #: V6: before turning, every space that can be made must be made.
         self._spaces: bool = r.make_spaces
-        #: V4, V5 or V12: a compulsory move besides the foundation moves may be pending.
+        #: V7: there are (or may be) face-down house cards to turn up.
+        self._down: bool = r.face_down_tableau > 0 or any(self.houses_down)
+        #: V4, V5, V7 or V12: a compulsory move besides the foundation moves may be pending.
         self._compel: bool = (
-            r.compulsory_loading or r.reserve_to_house_compulsory or r.strict_release != RELEASE_OFF
+            r.compulsory_loading
+            or r.reserve_to_house_compulsory
+            or r.strict_release != RELEASE_OFF
+            or (r.uncover_compulsory and self._down)
         )
         #: V10: a house move may take a run of cards from below the top.
         self._groups: bool = r.group_moves
@@ -293,6 +308,7 @@ class Position:
         other.rules = self.rules
         other.foundations = [p[:] for p in self.foundations]
         other.houses = [p[:] for p in self.houses]
+        other.houses_down = [p[:] for p in self.houses_down]
         other.seats = [s.copy() for s in self.seats]
         other.to_move = self.to_move
         other.status = self.status
@@ -314,11 +330,13 @@ class Position:
         other._compel = self._compel
         other._release = self._release
         other._spaces = self._spaces
+        other._down = self._down
         other._groups = self._groups
         other._fwant = None
         other._fmoves = None
         other._rmoves = None
         other._smoves = None
+        other._umoves = None
         other._p1 = False
         return other
 
@@ -354,7 +372,7 @@ class Position:
 
     def cards(self) -> Iterator[Card]:
         """Every card in the position, in no particular order."""
-        piles = [*self.foundations, *self.houses]
+        piles = [*self.foundations, *self.houses, *self.houses_down]
         for seat in self.seats:
             piles += (seat.reserve, seat.hand, seat.waste)
         turned = [s.turned for s in self.seats if s.turned is not None]
@@ -546,6 +564,10 @@ class Position:
             fills = [m for m in moves if m.src == RESERVE and m.dst == HOUSE]
             if fills:
                 return fills
+        if rules.uncover_compulsory and self._down:
+            uncover = self._uncover_moves()
+            if uncover:
+                return uncover[:]
         return None
 
     def _lenient_turn_open(self) -> bool:
@@ -676,13 +698,25 @@ class Position:
                 )
         if rules.reserve_to_house_compulsory:
             fill = self._pending_fill()
-            if fill is not None and not (is_card and move.src == RESERVE and move.dst == HOUSE):
+            if fill is not None:
+                if is_card and move.src == RESERVE and move.dst == HOUSE:
+                    return None
                 card = self.seats[self.to_move].reserve[-1]
                 return IllegalMove(
                     "S7",
                     f"you may not {action} now: your reserve card, the {card_label(card)}, "
                     f"fits on {pile_name(HOUSE, fill)}, and in these rules it must go to a "
                     "house before any other move that is not to a foundation",
+                )
+        if rules.uncover_compulsory and self._down:
+            uncover = self._uncover_moves()
+            if uncover and not (is_card and move in uncover):
+                where = pile_name(HOUSE, uncover[0].si)
+                return IllegalMove(
+                    "S10",
+                    f"you may not {action} now: the cards on the face-down card of {where} "
+                    "can all be moved off, and in these rules uncovering it comes next after "
+                    "the foundation moves",
                 )
         return None
 
@@ -722,6 +756,25 @@ class Position:
         release = _Release(list(dict.fromkeys(p[3] for p in plans)), house, index)
         self._rmoves = (key, release)
         return release
+
+    def _uncover_moves(self) -> list[Move]:
+        """V7: the moves that begin uncovering a face-down house card, when every
+        face-up card on it can be moved off (clearing.py). Cards may go into empty
+        houses but not onto another house with face-down cards, so cards only ever
+        leave those houses and the uncovering ends (the same reason as for V4)."""
+        key = (self.turns, self.turn_moves)
+        if self._umoves is not None and self._umoves[0] == key:
+            return self._umoves[1]
+        targets = [h for h, down in enumerate(self.houses_down) if down]
+        moves = list(
+            dict.fromkeys(
+                move
+                for h in targets
+                for move, _ in self._clearing_moves(h, 0, targets, empty_houses=True)
+            )
+        )
+        self._umoves = (key, moves)
+        return moves
 
     def _clearing_moves(
         self, h: int, start: int, blocked: Iterable[int], *, empty_houses: bool
@@ -1029,7 +1082,8 @@ class Position:
             and self.turn_moves < self.rules.max_turn_moves
         ):
             for h in range(len(houses)):
-                moves.extend(m for m, _ in self._clearing_moves(h, 0, (), empty_houses=False))
+                if not self.houses_down[h]:  # V7: face-down cards keep the house
+                    moves.extend(m for m, _ in self._clearing_moves(h, 0, (), empty_houses=False))
         self._smoves = (key, moves)
         return moves
 
@@ -1082,7 +1136,10 @@ class Position:
                 if move.dst != WASTE:
                     self.turn_productive = True
             elif src == HOUSE:
-                card = self.houses[move.si].pop()
+                pile = self.houses[move.si]
+                card = pile.pop()
+                if not pile and self._down and self.houses_down[move.si]:  # V7
+                    pile.append(self.houses_down[move.si].pop())
             else:  # the own waste (V1): a card the mover gets rid of, like the turned card
                 card = seat.waste.pop()
                 self.turn_productive = True
@@ -1126,6 +1183,8 @@ class Position:
         assert k is not None, "a checked group move has a run that fits"
         target.extend(source[k:])
         del source[k:]
+        if not source and self._down and self.houses_down[move.si]:  # V7
+            source.append(self.houses_down[move.si].pop())
         return True
 
     def _reshuffle(self, m: int) -> None:

@@ -27,6 +27,8 @@ STARTERS: Final = (LOWER_RESERVE, HIGHER_RESERVE, CUT_LOWER, CUT_HIGHER, TABLEAU
 
 #: V2: the reserve sizes a document may ask for.
 RESERVE_SIZES: Final = (11, 12, 13)
+#: V7: rows of face-down cards under the houses.
+FACE_DOWN_ROWS: Final = (0, 1, 2)
 
 #: V4, strict release: the values of ``Rules.strict_release``.
 RELEASE_OFF: Final = "off"
@@ -72,6 +74,12 @@ class Rules:
     #: V6: while the reserve has cards, no hand card is turned as long as a house could
     #: be emptied by moving its cards elsewhere (violation S9); P3 then fills it.
     make_spaces: bool = False
+    #: V7: rows of face-down cards dealt under the houses (0, 1 or 2); each is turned up
+    #: when the cards on it have gone.
+    face_down_tableau: int = 0
+    #: V7, pagat's fourth strict rule: with no foundation move open, the face-up cards
+    #: on a face-down house card must be moved off when they all can be (violation S10).
+    uncover_compulsory: bool = False
     #: V8: turning a hand card as the first action of a turn breaks no priority
     #: (P1-P3 and the compulsory moves of V5 and V12).
     lenient_turn: bool = False
@@ -108,6 +116,8 @@ class Rules:
             codes.add("S3")
         if self.make_spaces:
             codes.add("S9")
+        if self.uncover_compulsory and self.face_down_tableau:
+            codes.add("S10")
         return frozenset(codes)
 
     def to_document(self) -> str | dict[str, Any]:
@@ -130,6 +140,14 @@ PRESETS: Final[dict[str, Rules]] = {
         strict_release=RELEASE_ON,
         compulsory_loading=True,
         make_spaces=True,
+    ),
+    "pagat-face-down": Rules(
+        preset="pagat-face-down",
+        strict_release=RELEASE_ON,
+        compulsory_loading=True,
+        make_spaces=True,
+        face_down_tableau=1,
+        uncover_compulsory=True,
     ),
     "wikipedia": Rules(
         preset="wikipedia",
@@ -154,6 +172,11 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
         "The standard game with the three stricter priority rules: release a buried card "
         "that fits a foundation, load your opponent when nothing goes to a foundation, and "
         "make and fill every space you can before turning (seed 000, stricter rules)."
+    ),
+    "pagat-face-down": (
+        "The stricter game with a face-down card under each house, turned up when it is "
+        "uncovered; uncovering it, when possible, comes right after the foundation moves "
+        "(seed 000, variant tableau)."
     ),
     "wikipedia": (
         "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "
@@ -187,6 +210,14 @@ OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
     "make_spaces": (
         "V6: before turning your hand card, make every space you can by moving house cards "
         "elsewhere, and fill each from your reserve (Stop! code S9)."
+    ),
+    "face_down_tableau": (
+        "V7: one or two rows of face-down cards are dealt under the houses; a face-down "
+        "card is turned up as soon as the cards on it have gone, and the hand is smaller."
+    ),
+    "uncover_compulsory": (
+        "V7: when nothing can go to a foundation, the cards lying on a face-down house "
+        "card must be moved off it whenever they all can be (Stop! code S10)."
     ),
     "lenient_turn": (
         "V8: you may turn your hand card as the very first action of your turn, even while "
@@ -228,6 +259,8 @@ _LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
     "strict_release": RELEASES,
     "compulsory_loading": (False, True),
     "make_spaces": (False, True),
+    "face_down_tableau": FACE_DOWN_ROWS,
+    "uncover_compulsory": (False, True),
     "lenient_turn": (False, True),
     "group_moves": (False, True),
     "houses_same_suit": (False, True),

@@ -2,7 +2,7 @@
 position after the opponent calls Stop! on one of them.
 
 Both functions replay the turn from its starting position in the classic mode,
-where priority violations (S1-S3, and S6-S9 under the options V5, V12, V4 and V6) are
+where priority violations (S1-S3, and S6-S10 under the options V4-V7 and V12) are
 accepted and recorded.
 """
 
@@ -39,6 +39,8 @@ def compulsory_moves(position: Position, violation: str, offending: Move) -> lis
     if violation == "S7":  # V12: the reserve card to a house
         return [m for m in position.legal_moves() if m.src == RESERVE and m.dst == HOUSE]
     if violation == "S8":  # V4: the first move of a release (docs/variants.md)
+        return [m for m in position.legal_moves() if m.kind == CARD]
+    if violation == "S10":  # V7: the first move of uncovering a face-down card
         return [m for m in position.legal_moves() if m.kind == CARD]
     if violation == "S9":  # V6: the first move of making a space
         spaces = position.space_moves()

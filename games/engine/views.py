@@ -1,7 +1,8 @@
 """What each participant may see: the only form in which a position leaves the server.
 
 Face-down cards never appear: a reserve shows its count and its top (face-up)
-card (R2.2), a hand only its count. Face-up cards are shown: foundations,
+card (R2.2), a hand only its count, the face-down cards under a house (V7) only
+their count. Face-up cards are shown: foundations,
 houses, the turned card (it lies face up on the table for both players), and
 wastes. A seat sees its whole own waste (it may spread it, Foster p.14); others
 see its top card and count, as across a real table. Nothing of the referee's
@@ -31,6 +32,9 @@ def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
         "foundations": [[card_name(c) for c in pile] for pile in position.foundations],
         "houses": [[card_name(c) for c in pile] for pile in position.houses],
     }
+    if position.rules.face_down_tableau or any(position.houses_down):
+        # V7: a face-down house card is shown only as a count.
+        out["houses_down"] = [len(pile) for pile in position.houses_down]
     for i, seat in enumerate(position.seats):
         waste: dict[str, Any] = {
             "count": len(seat.waste),

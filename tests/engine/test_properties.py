@@ -52,7 +52,7 @@ from games.engine import (
 )
 from games.engine.cards import card_name, full_pack
 from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
-from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS
+from games.engine.rules import FACE_DOWN_ROWS, RELEASES, RESERVE_SIZES, STARTERS
 from tests.hidden_cards import card_names_in, face_down_cards, face_up_names
 
 MAX_STEPS = 3000
@@ -95,6 +95,8 @@ any_options = st.builds(
     houses_same_suit=st.booleans(),
     compulsory_loading=st.booleans(),
     make_spaces=st.booleans(),
+    face_down_tableau=st.sampled_from(FACE_DOWN_ROWS),
+    uncover_compulsory=st.booleans(),
     reserve_to_house_compulsory=st.booleans(),
     shuffle_waste=st.booleans(),
 )
@@ -206,9 +208,15 @@ def check_view(position: Position, viewer: int | None) -> None:
     up = face_up_names(position)
     for face, n in shown.items():
         assert n <= up[face], f"{face} shown {n} times, face up {up[face]} times"
-    for card in face_down_cards(position):
+    hidden = face_down_cards(position) + [c for pile in position.houses_down for c in pile]
+    for card in hidden:
         if up[card_name(card)] == 0:
             assert card_name(card) not in shown
+    # V7: the face-down house cards appear as counts only.
+    if position.rules.face_down_tableau or any(position.houses_down):
+        assert seen["houses_down"] == [len(p) for p in position.houses_down]
+    else:
+        assert "houses_down" not in seen
 
     # No key lists hand cards; only the viewer's own waste is listed in full.
     for path, value in keys_in(seen):
@@ -433,12 +441,13 @@ def test_turn_violations_match_classic_push(
         replace(PRESETS["pagat"], strict_release="on"),
         replace(PRESETS["pagat"], strict_release="fewest", group_moves=True),
         replace(PRESETS["pagat"], make_spaces=True, lenient_turn=True),
+        replace(PRESETS["pagat"], face_down_tableau=2, uncover_compulsory=True),
     ],
     ids=lambda rules: rules.preset + "".join(f"+{k}" for k in _options(rules)),
 )
 def test_classic_turns_commit_every_priority_violation(rules: Rules) -> None:
     """The generator of the property above does reach every priority violation the
-    rules have: S1, S2 and S3, and S6/S7/S8/S9 under V5/V12/V4/V6."""
+    rules have: S1, S2 and S3, and S6-S10 under V5/V12/V4/V6/V7."""
     assert rules.priority_violations <= PRIORITY_VIOLATIONS
     seen: set[str | None] = set()
     for seed in range(60):

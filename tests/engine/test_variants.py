@@ -34,7 +34,7 @@ from games.engine import (
     turn_violations,
     view,
 )
-from games.engine.cards import full_pack, rank_of, suit_of
+from games.engine.cards import card_name, full_pack, rank_of, suit_of
 from games.engine.deal import SeedStream, cut_for_start, first_seat
 from games.engine.rules import (
     OPTION_DESCRIPTIONS,
@@ -43,7 +43,7 @@ from games.engine.rules import (
     rules_from_document,
 )
 from games.engine.selfplay import play_random_game, selfplay
-from tests.engine.builders import legal, position
+from tests.engine.builders import document, legal, position
 from tests.engine.rules_support import QUIET, refuse
 from tests.engine.test_cli import ok, run
 from tests.engine.test_selfplay_all_end import Game, check_the_end
@@ -732,6 +732,157 @@ def test_pagat_strict_preset_is_V4_V5_V6() -> None:
     assert to_document(pos)["houses"][4] == ["QD"]
 
 
+# ------------------------------------------------------------------ V7 face-down tableau
+
+V7 = rules_doc(face_down_tableau=1)
+V7_STRICT = rules_doc(face_down_tableau=1, uncover_compulsory=True)
+
+
+def face_down_position(rules: Any, down: dict[int, str], **extra: Any) -> Position:
+    """Houses with face-down cards under them (``down``: house number -> cards)."""
+    doc = document(
+        rules=rules,
+        H={**QUIET, 3: "9H", 4: "TC", **extra.pop("H", {})},
+        A={"reserve": "QD 9D", "hand": "5S 3D", **extra.pop("A", {})},
+        B={"reserve": "2C", "hand": "4C", **extra.pop("B", {})},
+        **extra,
+    )
+    doc["engine"] = {
+        **doc.get("engine", {}),
+        "houses_down": [down.get(i, "").split() for i in range(1, 9)],
+    }
+    return from_document(doc)
+
+
+@pytest.mark.parametrize("rows", [1, 2])
+def test_V7_face_down_tableau_the_deal(rows: int) -> None:
+    rules = with_options(face_down_tableau=rows)
+    for seed in range(5):
+        pos = deal(seed, rules)
+        assert [len(p) for p in pos.houses_down] == [rows] * 8
+        assert all(len(p) == 1 for p in pos.houses)
+        assert [len(s.hand) for s in pos.seats] == [35 - 4 * rows] * 2
+        assert sorted(pos.cards()) == TWO_PACKS
+        # The reserve, then the face-down rows, then the face-up row, from each pack.
+        stream = SeedStream(seed)
+        for s, seat in enumerate(pos.seats):
+            pack = full_pack(s)
+            stream.shuffle(pack)
+            assert seat.reserve == pack[:13]
+            below = pack[13 : 13 + 4 * rows]
+            assert [pos.houses_down[4 * s + k] for k in range(4)] == [below[k::4] for k in range(4)]
+            assert [pos.houses[4 * s + k] for k in range(4)] == [
+                [c] for c in pack[13 + 4 * rows : 17 + 4 * rows]
+            ]
+    # Without the option the deal is as before, card for card.
+    assert to_document(deal(7, with_options(face_down_tableau=0))) == to_document(deal(7))
+
+
+def test_V7_face_down_tableau_a_card_turns_up_when_uncovered() -> None:
+    pos = face_down_position(V7, {3: "2D 5C"})
+    pos.play("H3-H4")  # the 9♥ onto the T♣
+    doc = to_document(pos)
+    assert doc["houses"][2] == ["5C"]  # the top face-down card, turned up
+    assert doc["engine"]["houses_down"][2] == ["2D"]
+    assert view(pos)["houses_down"][2] == 1
+    # A run moved as a group (V10) uncovers the card too.
+    grouped = face_down_position(
+        rules_doc(face_down_tableau=1, group_moves=True), {3: "2D"}, H={3: "9H 8C"}
+    )
+    grouped.play("H3-H4")
+    assert to_document(grouped)["houses"][2] == ["2D"]
+    assert to_document(grouped)["engine"]["houses_down"][2] == []
+
+
+def test_V7_face_down_tableau_views_show_only_a_count() -> None:
+    pos = deal(11, with_options(face_down_tableau=2))
+    hidden = {card_name(c) for pile in pos.houses_down for c in pile}
+    up = {card_name(c) for pile in pos.houses for c in pile}
+    for viewer in (0, 1, None):
+        seen = view(pos, viewer)
+        assert seen["houses_down"] == [2] * 8
+        text = json.dumps(seen)
+        for name in hidden - up:
+            assert f'"{name}"' not in text
+    assert "houses_down" not in view(deal(11))
+
+
+def test_V7_face_down_tableau_uncovering_is_compulsory_with_the_fourth_rule() -> None:
+    on = face_down_position(V7_STRICT, {3: "5C"})
+    assert legal(on) == ["H3-H4"]
+    message = refuse(on, "T", "S10")
+    assert "face-down" in message and "H3" in message
+    on.play("H3-H4")
+    assert "T" in legal(on)  # the 5♣ is up; nothing else lies face down
+    off = face_down_position(V7, {3: "5C"})
+    assert {"H3-H4", "T"} <= set(legal(off))
+
+
+def test_V7_face_down_tableau_uncovering_uses_empty_houses_not_other_face_down_cards() -> None:
+    spaced = face_down_position(V7_STRICT, {3: "5C"}, H={4: "QC", 6: ""})
+    assert legal(spaced) == ["H3-H6"]
+    # The T♣ lies on a face-down card too: putting the 9♥ there would only cover it.
+    both = face_down_position(V7_STRICT, {3: "5C", 4: "6C"}, H={5: "JD"})
+    assert legal(both) == ["H4-H5"]  # the T♣ onto the J♦ uncovers H4
+    stuck = face_down_position(V7_STRICT, {3: "5C", 4: "6C"})
+    assert "T" in legal(stuck)
+
+
+def test_V7_face_down_tableau_foundations_come_first_then_the_other_strict_rules() -> None:
+    first = face_down_position(V7_STRICT, {3: "5C"}, H={7: "AD"})
+    assert legal(first) == [f"H7-F{i}" for i in range(1, 9)]
+    refuse(first, "H3-H4", "S2")
+    # pagat's order: release (S8), then loading (S6), then uncovering (S10).
+    preset = face_down_position("pagat-face-down", {3: "5C"}, H={5: "7H"}, B={"reserve": "6H"})
+    assert legal(preset) == ["H5-OR"]
+    refuse(preset, "H3-H4", "S6")
+    preset.play("H5-OR")
+    assert legal(preset) == ["H3-H4", "H3-H5"]  # onto the T♣, or into the new space
+
+
+def test_V7_face_down_tableau_stop_uncovers() -> None:
+    start = face_down_position(V7_STRICT, {3: "5C"})
+    moves = [start.parse("T")]
+    assert turn_violations(start, moves) == ["S10"]
+    after = call_stop(start, moves, 0)
+    assert to_document(after)["houses"][2] == ["5C"]
+    assert after.to_move == 1
+
+
+def test_V7_face_down_tableau_a_house_with_face_down_cards_is_no_space_for_V6() -> None:
+    rules = rules_doc(face_down_tableau=1, make_spaces=True)
+    down = {k: f"{rank}S" for k, rank in zip(range(1, 9), "23456789", strict=True)}
+    pos = face_down_position(rules, down, H={3: "9H", 4: "TC"})
+    assert "T" in legal(pos)  # the 9♥ can move, but H3 would not be empty
+
+
+def test_V7_face_down_tableau_documents() -> None:
+    pos = deal(9, with_options(face_down_tableau=2, uncover_compulsory=True))
+    doc = to_document(pos)
+    assert doc["rules"] == {"preset": "pagat", "face_down_tableau": 2, "uncover_compulsory": True}
+    assert [len(p) for p in doc["engine"]["packs"]["houses_down"]] == [2] * 8
+    assert from_document(json.loads(json.dumps(doc))) == pos
+    assert "houses_down" not in to_document(deal(9))["engine"]
+    # A house cannot lie empty on top of face-down cards.
+    bad = to_document(pos)
+    bad["houses"][0] = []
+    del bad["engine"]["packs"]
+    with pytest.raises(BadPosition, match="houses_down"):
+        from_document(bad)
+    for value in (3, -1, True, "1", None):
+        with pytest.raises(BadPosition, match="face_down_tableau must be one of 0, 1, 2"):
+            rules_from_document(rules_doc(face_down_tableau=value))
+    assert PRESETS["pagat-face-down"].priority_violations == {
+        "S1",
+        "S2",
+        "S3",
+        "S6",
+        "S8",
+        "S9",
+        "S10",
+    }
+
+
 # ------------------------------------------------------------------ V8 lenient turn
 
 V8 = rules_doc(lenient_turn=True)
@@ -1044,6 +1195,7 @@ def test_selfplay_summary_under_each_preset() -> None:
 BOOLEAN_OPTIONS = [
     "own_waste_available",
     "make_spaces",
+    "uncover_compulsory",
     "group_moves",
     "compulsory_loading",
     "lenient_turn",
@@ -1067,8 +1219,8 @@ def test_rules_from_document_refuses_a_boolean_option_that_is_not_a_boolean(
 def test_rules_from_document_refuses_unknown_options() -> None:
     with pytest.raises(BadPosition, match="unknown rule options: group_move"):
         rules_from_document(rules_doc(group_move=True))
-    with pytest.raises(BadPosition, match="unknown rule options: face_down_tableau"):
-        rules_from_document(rules_doc(face_down_tableau=True))
+    with pytest.raises(BadPosition, match="unknown rule options: face_down_houses"):
+        rules_from_document(rules_doc(face_down_houses=True))
 
 
 @pytest.mark.parametrize("option", BOOLEAN_OPTIONS)

@@ -13,10 +13,11 @@ from django.urls import reverse
 from games import rules_catalog, selectors
 from games.engine import PRESETS, from_document
 from games.models import Challenge, Game, Match
-from games.services import rebuild_position, resign, start_match
+from games.services import play_moves, rebuild_position, resign, start_game, start_match
 
-from .conftest import NEW_GAME_FORM, client_for
-from .test_hidden_cards_api import play_checking_every_response
+from .conftest import NEW_GAME_FORM, browser, client_for
+from .test_hidden_cards_api import a_random_turn, play_checking_every_response
+from .test_hidden_cards_pages import leaks
 
 pytestmark = pytest.mark.django_db
 
@@ -133,3 +134,29 @@ def test_every_option_offers_its_values() -> None:
     for option in rules_catalog.options():
         assert option.default in option.values, option.name
         assert len(option.values) >= 2, option.name
+
+
+def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, bob: User) -> None:
+    """V7: the pages show how many cards lie face down under each house, never which."""
+    game = start_game(alice, bob, rules="pagat-face-down", seed=31)
+    rng = random.Random(31)
+    players = {"A": alice, "B": bob}
+    assert all(from_document(game.position).houses_down)
+    for _ in range(12):
+        game.refresh_from_db()
+        position = from_document(game.position)
+        for seat, user in enumerate((alice, bob)):
+            html = browser(user).get(reverse("game", args=[game.pk])).content.decode()
+            assert leaks(html, position, seat) == []
+            downs = sum(len(pile) for pile in position.houses_down)
+            assert html.count("pack-n") == sum(1 for pile in position.houses_down if pile)
+            assert (", over " in html) == (downs > 0)  # "House 3: 8♣, over 1 face-down card"
+        if position.is_over:
+            break
+        moves = a_random_turn(position, rng)
+        play_moves(game_id=game.pk, user=players[game.to_move], moves=moves)
+    game.refresh_from_db()
+    assert rebuild_position(game) == from_document(game.position)
+    resign(game_id=game.pk, user=alice)
+    deal_page = browser(alice).get(reverse("game-replay", args=[game.pk]), {"step": "0"})
+    assert "Under H1" in deal_page.content.decode()  # revealed once the game is over
