@@ -116,7 +116,8 @@ def revealed_view(position: Position) -> dict[str, Any]:
     """A spectator's view plus every face-down card: for finished games only."""
     out = view(position)
     for letter, seat in zip(position.rules.seat_names, position.seats, strict=True):
-        out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve]
+        # V9: a reserve still face down lies under the turned-up part (both bottom to top).
+        out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve_down + seat.reserve]
         out[letter]["hand"]["cards"] = [card_name(c) for c in seat.hand]
         out[letter]["waste"]["cards"] = [card_name(c) for c in seat.waste]
     if any(position.houses_down):  # V7

@@ -33,12 +33,13 @@ def face_up_names(position: Position) -> Counter[str]:
 
 
 def face_down_cards(position: Position) -> list[Card]:
-    """Every hand card, every reserve card but the top one, and every card lying face
-    down under a house (V7)."""
+    """Every hand card, every reserve card but the top one, the reserve still face down
+    (V9), and every card lying face down under a house (V7)."""
     hidden: list[Card] = []
     for seat in position.seats:
         hidden.extend(seat.hand)
         hidden.extend(seat.reserve[:-1])
+        hidden.extend(seat.reserve_down)  # V9
     for pile in position.houses_down:
         hidden.extend(pile)
     return hidden

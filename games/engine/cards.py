@@ -13,6 +13,7 @@ the game. Index 4 of the suit field is the joker's (three-player game).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Final
 
 Card = int
@@ -133,3 +134,52 @@ LOAD_FITS: Final[tuple[tuple[Face, ...], ...]] = tuple(
     tuple(f + d for d in (-1, 1) if 1 <= (f & 15) + d <= KING) if 1 <= (f & 15) <= KING else ()
     for f in _faces()
 )
+
+
+def _neighbours(rank: int, both_ways: bool, wrap: bool) -> tuple[int, ...]:
+    """The ranks a card of ``rank`` may be built with: one lower, and with
+    ``both_ways`` one higher too; with ``wrap`` the King and the Ace are neighbours."""
+    out = []
+    for d in (-1, 1) if both_ways else (-1,):
+        r = rank + d
+        if wrap:
+            r = (r - 1) % KING + 1
+        if 1 <= r <= KING:
+            out.append(r)
+    return tuple(out)
+
+
+@cache
+def house_fits_table(
+    same_suit: bool, both_ways: bool = False, wrap: bool = False
+) -> tuple[tuple[Face, ...], ...]:
+    """Faces that may be built on a house top, by face: R5.2 (the other colour, one
+    rank lower), V11 (``same_suit``), and Foster's one-pack game (G4: in suit, up or
+    down, ``wrap`` making the King and Ace neighbours)."""
+    table: list[tuple[Face, ...]] = []
+    for f in _faces():
+        rank, suit = f & 15, (f >> 4) & 3
+        if not 1 <= rank <= KING:
+            table.append(())
+            continue
+        fits = []
+        for r in _neighbours(rank, both_ways, wrap):
+            if same_suit:
+                fits.append(make_card(r, suit))
+            else:
+                fits.extend(make_card(r, s) for s in range(4) if (s in (1, 2)) != (suit in (1, 2)))
+        table.append(tuple(fits))
+    return tuple(table)
+
+
+@cache
+def load_fits_table(wrap: bool) -> tuple[tuple[Face, ...], ...]:
+    """LOAD_FITS, or with ``wrap`` (G4) the Ace and King of a suit loading each other."""
+    if not wrap:
+        return LOAD_FITS
+    return tuple(
+        tuple(make_card(r, (f >> 4) & 3) for r in _neighbours(f & 15, True, True))
+        if 1 <= (f & 15) <= KING
+        else ()
+        for f in _faces()
+    )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .cards import ACE, Card, full_pack, rank_of, suit_of
+from .cards import ACE, SUITS, Card, full_pack, rank_of, suit_of
 from .position import Position, SeatPiles
 from .rules import CUT_HIGHER, CUT_LOWER, HIGHER_RESERVE, PRESETS, TABLEAU, Rules
 from .shuffle import DEAL_DOMAIN, SeedStream, reshuffle_key
@@ -52,10 +52,10 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
     position = Position(rules)
     hps = rules.houses_per_seat
     down = rules.face_down_tableau * hps  # V7: face-down rows, dealt before the face-up one
-    for s in range(rules.seats):
-        pack = full_pack(s)
-        stream.shuffle(pack)
+    for s, pack in enumerate(seat_cards(stream, rules)):
         size = rules.reserve_size
+        if size + down + hps > len(pack):
+            raise ValueError(f"{len(pack)} cards are too few for this layout")
         reserve = pack[:size]
         rows = pack[size : size + down]
         houses = pack[size + down : size + down + hps]
@@ -64,6 +64,9 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
         for k, card in enumerate(houses):
             position.houses[s * hps + k] = [card]
             position.houses_down[s * hps + k] = rows[k::hps]
+    if rules.reserve_face_down:  # V9: nobody sees a reserve card yet
+        for seat in position.seats:
+            seat.reserve, seat.reserve_down = [], seat.reserve
     if rules.shuffle_waste:  # V13
         position.reshuffle_key = reshuffle_key(seed)
     if starter is None:
@@ -72,7 +75,27 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
         position.to_move = starter
     else:
         raise ValueError(f"there is no seat {starter}")
+    position.reveal_reserve()  # V9: at once, unless a house card fits a foundation
     return position
+
+
+def seat_cards(stream: SeedStream, rules: Rules) -> list[list[Card]]:
+    """The cards each seat plays with, shuffled from the seed (R2.1): its own pack,
+    or with one pack (G2, G4) that pack shuffled once and shared, by suits when the
+    rules give each seat its suits (``seat_suits``), else in halves."""
+    if rules.packs != 1:
+        out = []
+        for s in range(rules.seats):
+            pack = full_pack(s)
+            stream.shuffle(pack)
+            out.append(pack)
+        return out
+    pack = full_pack(0)
+    stream.shuffle(pack)
+    if rules.seat_suits:
+        return [[c for c in pack if SUITS[suit_of(c)] in suits] for suits in rules.seat_suits]
+    share = len(pack) // rules.seats
+    return [pack[s * share : (s + 1) * share] for s in range(rules.seats)]
 
 
 def first_seat(position: Position, stream: SeedStream) -> int:
@@ -81,7 +104,8 @@ def first_seat(position: Position, stream: SeedStream) -> int:
 
     * ``lower_reserve`` and ``alternate`` (R3.1, R3.2): the lower top reserve card
       starts, ace low, suits ignored; ties compare the houses next to each reserve
-      outward (H1/H5, then H2/H6...).
+      outward (H1/H5, then H2/H6...). A face-down reserve (V9) is not looked at: the
+      houses alone decide, as if the reserve cards tied.
     * ``higher_reserve``: the higher top reserve card starts, ace high, and between
       equal ranks spades > hearts > diamonds > clubs; two identical cards compare
       the houses the same way.
@@ -92,7 +116,9 @@ def first_seat(position: Position, stream: SeedStream) -> int:
     """
     starter = position.rules.starter
     if starter in (CUT_LOWER, CUT_HIGHER):
-        return cut_for_start(stream, position.rules.seats, higher=starter == CUT_HIGHER)[0]
+        rules = position.rules
+        higher = starter == CUT_HIGHER
+        return cut_for_start(stream, rules.seats, higher=higher, packs=rules.packs)[0]
     hps = position.rules.houses_per_seat
     higher = starter == HIGHER_RESERVE
     use_reserve = starter != TABLEAU
@@ -115,17 +141,24 @@ def first_seat(position: Position, stream: SeedStream) -> int:
     return tied[0] if len(tied) == 1 else tied[stream.below(len(tied))]
 
 
-def cut_for_start(stream: SeedStream, seats: int, *, higher: bool) -> tuple[int, list[list[Card]]]:
+def cut_for_start(
+    stream: SeedStream, seats: int, *, higher: bool, packs: int = 2
+) -> tuple[int, list[list[Card]]]:
     """V3, the cut: the starting seat and the cards cut, round by round.
 
-    Each seat still in the cut draws one card of its own pack; the lowest (or
-    highest) rank wins, ace low, suits ignored; the seats that tie cut again.
-    A round lists the cards of the seats that cut in it, in seat order.
+    Each seat still in the cut draws one card of its own pack (with a single pack,
+    G2 and G4, each draws a different card of it); the lowest (or highest) rank
+    wins, ace low, suits ignored; the seats that tie cut again. A round lists the
+    cards of the seats that cut in it, in seat order.
     """
     in_cut = list(range(seats))
     rounds: list[list[Card]] = []
     while True:
-        cards = [full_pack(s)[stream.below(52)] for s in in_cut]
+        if packs == 1:
+            pack = full_pack(0)
+            cards = [pack.pop(stream.below(len(pack))) for _ in in_cut]
+        else:
+            cards = [full_pack(s)[stream.below(52)] for s in in_cut]
         rounds.append(cards)
         ranks = [rank_of(c) for c in cards]
         best = max(ranks) if higher else min(ranks)

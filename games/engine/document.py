@@ -5,9 +5,10 @@ under ``"engine"``: the R7.6/R8.4 counters, how a finished game ended, and
 which pack each card came from (``packs``: one seat letter per card, pile by
 pile, so the backs can be drawn and the packs sorted after the game), and under
 V13 the secret that keys the reshuffles (``reshuffle_key``) with the count of
-each seat's reshuffles (``reshuffles``), and under V7 the face-down cards under
-each house (``houses_down``: bottom to top, like every pile; ``houses`` holds only
-the face-up cards). A
+each seat's reshuffles (``reshuffles``); under V7 the face-down cards under each
+house (``houses_down``: bottom to top, like every pile; ``houses`` holds only the
+face-up cards), and under V9 which reserves are still face down (``reserve_down``,
+seat -> true/false; the seat's ``reserve`` lists the cards either way). A
 document without them is read as the start of the ``to_move`` seat's turn, with
 each card in the pack of the seat that dealt its pile.
 """
@@ -64,14 +65,15 @@ def to_document(position: Position) -> dict[str, Any]:
         "houses": [_packs(p, letters) for p in position.houses],
     }
     for i, seat in enumerate(position.seats):
+        reserve = seat.reserve_down or seat.reserve  # V9: a face-down one is listed too
         doc[letters[i]] = {
-            "reserve": _names(seat.reserve),
+            "reserve": _names(reserve),
             "hand": _names(seat.hand),
             "waste": _names(seat.waste),
             "turned": None if seat.turned is None else card_name(seat.turned),
         }
         packs[letters[i]] = {
-            "reserve": _packs(seat.reserve, letters),
+            "reserve": _packs(reserve, letters),
             "hand": _packs(seat.hand, letters),
             "waste": _packs(seat.waste, letters),
             "turned": None if seat.turned is None else letters[pack_of(seat.turned)],
@@ -97,6 +99,10 @@ def to_document(position: Position) -> dict[str, Any]:
     }
     if down:  # V7: the face-down house cards, bottom to top, under each house
         doc["engine"]["houses_down"] = [_names(p) for p in position.houses_down]
+    if position.rules.reserve_face_down or any(s.reserve_down for s in position.seats):  # V9
+        doc["engine"]["reserve_down"] = {
+            letters[i]: bool(seat.reserve_down) for i, seat in enumerate(position.seats)
+        }
     if position.rules.shuffle_waste:  # V13: referee only, like the hidden cards
         doc["engine"]["reshuffle_key"] = position.reshuffle_key
         doc["engine"]["reshuffles"] = dict(zip(letters, position.reshuffles, strict=True))
@@ -108,9 +114,11 @@ def dumps(position: Position, indent: int | None = None) -> str:
 
 
 class _Reader:
-    def __init__(self, doc: dict[str, Any], letters: str) -> None:
+    def __init__(self, doc: dict[str, Any], letters: str, pack_letters: str) -> None:
         self.letters = letters
-        self.pack_bases = {letter: 64 * i for i, letter in enumerate(letters)}
+        # The packs' letters: one per seat, or only "A" with a single pack (G2, G4).
+        self.pack_letters = pack_letters
+        self.pack_bases = {letter: 64 * i for i, letter in enumerate(pack_letters)}
         engine = doc.get("engine")
         self.engine: dict[str, Any] = engine if isinstance(engine, dict) else {}
         packs = self.engine.get("packs")
@@ -136,7 +144,7 @@ class _Reader:
             return [default_pack * 64 + _FACES[name] for name in value]
         cards = []
         for i, name in enumerate(value):
-            pack = self.letters.find(letters[i]) if letters else default_pack
+            pack = self.pack_letters.find(letters[i]) if letters else default_pack
             if pack < 0:
                 raise BadPosition(f"engine.packs for {where}: unknown pack {letters[i]!r}")
             face = _FACES.get(name) if isinstance(name, str) else None
@@ -187,10 +195,11 @@ def from_document(doc: object) -> Position:
         raise BadPosition(f"unknown format {doc.get('format')!r} (expected {FORMAT})")
     rules = rules_from_document(doc.get("rules"))
     letters = rules.seat_names
-    reader = _Reader(doc, letters)
+    one_pack = rules.packs == 1  # G2, G4: every card is of pack A
+    reader = _Reader(doc, letters, letters[:1] if one_pack else letters)
     hps = rules.houses_per_seat
     foundations = reader.pile_list(doc, "foundations", rules.foundations, [0] * rules.foundations)
-    house_packs = [h // hps for h in range(rules.houses)]
+    house_packs = [0 if one_pack else h // hps for h in range(rules.houses)]
     houses = reader.pile_list(doc, "houses", rules.houses, house_packs)
     houses_down = None
     if "houses_down" in reader.engine:  # V7
@@ -208,15 +217,24 @@ def from_document(doc: object) -> Position:
             raise BadPosition(f"seat {letter} is missing")
         seat_packs = reader.packs.get(letter)
         seat_packs = seat_packs if isinstance(seat_packs, dict) else {}
+        pack = 0 if one_pack else s
         piles = [
-            reader.pile(data.get(k, []), f"{letter}.{k}", seat_packs.get(k), s)
+            reader.pile(data.get(k, []), f"{letter}.{k}", seat_packs.get(k), pack)
             for k in ("reserve", "hand", "waste")
         ]
         turned_name = data.get("turned")
         turned = None
         if turned_name is not None:
-            turned = reader.pile([turned_name], f"{letter}.turned", seat_packs.get("turned"), s)[0]
+            turned = reader.pile([turned_name], f"{letter}.turned", seat_packs.get("turned"), pack)[
+                0
+            ]
         seats.append(SeatPiles(piles[0], piles[1], piles[2], turned))
+    down = reader.engine.get("reserve_down", {})
+    if not isinstance(down, dict) or not all(isinstance(v, bool) for v in down.values()):
+        raise BadPosition("engine.reserve_down must map seats to true or false")
+    for letter, seat in zip(letters, seats, strict=True):
+        if down.get(letter):  # V9: this reserve is still face down
+            seat.reserve, seat.reserve_down = [], seat.reserve
     to_move = doc.get("to_move", "A")
     if to_move not in tuple(letters):
         raise BadPosition(f"to_move must be one of {', '.join(letters)}")
@@ -230,15 +248,17 @@ def from_document(doc: object) -> Position:
     )
     _check_cards(position)
     _read_status(position, doc, reader)
+    position.reveal_reserve()  # V9: a face-down reserve with nothing to wait for turns up
     return position
 
 
 def _check_cards(position: Position) -> None:
     copies = Counter(map(FACE_MASK.__and__, position.cards()))
-    packs = position.rules.seats
+    packs = 1 if position.rules.packs == 1 else position.rules.seats
     too_many = sorted(card_name(face) for face, n in copies.items() if n > packs)
     if too_many:
-        raise BadPosition(f"more than {packs} copies of {', '.join(too_many)}")
+        most = "one copy" if packs == 1 else f"{packs} copies"
+        raise BadPosition(f"more than {most} of {', '.join(too_many)}")
     for i, pile in enumerate(position.foundations):
         for below, above in zip([None, *pile], pile, strict=False):
             fits = (

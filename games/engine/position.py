@@ -25,13 +25,12 @@ from .cards import (
     ACE,
     FACE_MASK,
     FOUNDATION_NEXT,
-    HOUSE_FITS,
-    HOUSE_FITS_SAME_SUIT,
-    LOAD_FITS,
     Card,
     Face,
     card_label,
+    house_fits_table,
     is_red,
+    load_fits_table,
     make_card,
     rank_of,
 )
@@ -74,9 +73,14 @@ _ACES: Final = tuple(make_card(ACE, suit) for suit in range(4))
 
 
 class SeatPiles:
-    """One seat's own piles: reserve, hand (face down), waste, and the turned hand card."""
+    """One seat's own piles: reserve, hand (face down), waste, and the turned hand card.
 
-    __slots__ = ("hand", "reserve", "turned", "waste")
+    Under V9 the whole reserve starts face down, in ``reserve_down``; ``reserve`` is
+    empty until it is turned up (then ``reserve_down`` is), so every rule that reads
+    the reserve sees a face-down one as unavailable.
+    """
+
+    __slots__ = ("hand", "reserve", "reserve_down", "turned", "waste")
 
     def __init__(
         self,
@@ -84,26 +88,35 @@ class SeatPiles:
         hand: list[Card] | None = None,
         waste: list[Card] | None = None,
         turned: Card | None = None,
+        reserve_down: list[Card] | None = None,
     ) -> None:
         self.reserve: list[Card] = reserve if reserve is not None else []
         self.hand: list[Card] = hand if hand is not None else []
         self.waste: list[Card] = waste if waste is not None else []
         self.turned: Card | None = turned
+        self.reserve_down: list[Card] = reserve_down if reserve_down is not None else []
 
     def copy(self) -> SeatPiles:
-        return SeatPiles(self.reserve[:], self.hand[:], self.waste[:], self.turned)
+        return SeatPiles(
+            self.reserve[:], self.hand[:], self.waste[:], self.turned, self.reserve_down[:]
+        )
 
     @property
     def count(self) -> int:
         """The count of R8.2/R8.3: 1 per hand and waste card, 2 per reserve card."""
-        return len(self.hand) + len(self.waste) + (self.turned is not None) + 2 * len(self.reserve)
+        reserve = len(self.reserve) + len(self.reserve_down)
+        return len(self.hand) + len(self.waste) + (self.turned is not None) + 2 * reserve
 
     @property
     def has_cards(self) -> bool:
-        return bool(self.reserve or self.hand or self.waste) or self.turned is not None
+        return (
+            bool(self.reserve or self.hand or self.waste or self.reserve_down)
+            or self.turned is not None
+        )
 
     def cards(self) -> Iterator[Card]:
         yield from self.reserve
+        yield from self.reserve_down
         yield from self.hand
         yield from self.waste
         if self.turned is not None:
@@ -112,11 +125,12 @@ class SeatPiles:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SeatPiles):
             return NotImplemented
-        return (self.reserve, self.hand, self.waste, self.turned) == (
+        return (self.reserve, self.hand, self.waste, self.turned, self.reserve_down) == (
             other.reserve,
             other.hand,
             other.waste,
             other.turned,
+            other.reserve_down,
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
@@ -126,8 +140,9 @@ class SeatPiles:
 class _MoveTable:
     """Every card move of a layout, built once, so generation only appends.
 
-    Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h, and
-    2 + houses = the mover's own waste (available only with V1).
+    Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h,
+    2 + houses = the mover's own waste (available only with V1), and 3 + houses = the
+    next seat's waste (only in Foster's one-pack game, G4).
     """
 
     to_foundation: tuple[tuple[Move, ...], ...]
@@ -138,7 +153,8 @@ class _MoveTable:
 
 @cache
 def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
-    sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)] + [(WASTE, 0)]
+    sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)]
+    sources += [(WASTE, 0), (OPP_WASTE, 1)]
 
     def row(kind: int, count: int, start: int = 0) -> tuple[tuple[Move, ...], ...]:
         return tuple(
@@ -185,20 +201,29 @@ class Position:
     """A complete position, as the referee sees it (hidden cards included)."""
 
     __slots__ = (
+        "_borrow",
+        "_closed",
         "_compel",
         "_down",
+        "_extras",
+        "_fill_waste",
         "_fmoves",
         "_fwant",
         "_groups",
         "_house_fits",
         "_lenient",
+        "_load_fits",
+        "_load_houses",
         "_own_waste",
         "_p1",
+        "_rdown",
         "_release",
         "_rmoves",
         "_smoves",
         "_spaces",
+        "_special",
         "_table",
+        "_turn_rules",
         "_umoves",
         "_waste_row",
         "ending",
@@ -283,6 +308,8 @@ class Position:
         self._release: str = r.strict_release
         #: V6: before turning, every space that can be made must be made.
         self._spaces: bool = r.make_spaces
+        #: V9: reserves may lie face down until their seat's first turn.
+        self._rdown: bool = r.reserve_face_down or any(s.reserve_down for s in self.seats)
         #: V7: there are (or may be) face-down house cards to turn up.
         self._down: bool = r.face_down_tableau > 0 or any(self.houses_down)
         #: V4, V5, V7 or V12: a compulsory move besides the foundation moves may be pending.
@@ -294,10 +321,26 @@ class Position:
         )
         #: V10: a house move may take a run of cards from below the top.
         self._groups: bool = r.group_moves
-        #: R5.2, or V11: the faces each house top takes.
-        self._house_fits: tuple[tuple[Face, ...], ...] = (
-            HOUSE_FITS_SAME_SUIT if r.houses_same_suit else HOUSE_FITS
+        #: R5.2, or V11, or G4 (in suit, up or down, King next to Ace): the faces each
+        #: house top takes; and those each loaded pile's top takes (R5.4, G4).
+        self._house_fits: tuple[tuple[Face, ...], ...] = house_fits_table(
+            r.houses_same_suit, r.build_both_ways, r.wrap_ranks
         )
+        self._load_fits: tuple[tuple[Face, ...], ...] = load_fits_table(r.wrap_ranks)
+        #: G4: house cards may not load; the opponent's waste top may be built on a
+        #: house; empty houses are filled from the own waste; a whole suit is closed.
+        self._load_houses: bool = r.load_from_houses
+        self._borrow: bool = r.take_opponent_waste
+        self._fill_waste: bool = r.fill_from_waste and r.own_waste_available
+        self._closed: bool = r.complete_suits_closed
+        #: Any of these: ``legal_moves`` then calls ``_extra_moves``.
+        self._extras: bool = (
+            not r.load_from_houses or r.take_opponent_waste or r.complete_suits_closed
+        )
+        #: Any option that adds to or filters the card moves, or that changes when a
+        #: hand card may be turned: the standard game tests one flag for each group.
+        self._special: bool = self._groups or self._extras or self._compel
+        self._turn_rules: bool = r.lenient_turn or self._spaces or self._fill_waste
         #: V8: the first action of a turn may be T whatever the priorities say.
         self._lenient: bool = r.lenient_turn
 
@@ -327,10 +370,19 @@ class Position:
         other._waste_row = self._waste_row
         other._lenient = self._lenient
         other._house_fits = self._house_fits
+        other._load_fits = self._load_fits
+        other._load_houses = self._load_houses
+        other._borrow = self._borrow
+        other._fill_waste = self._fill_waste
+        other._closed = self._closed
+        other._extras = self._extras
+        other._special = self._special
+        other._turn_rules = self._turn_rules
         other._compel = self._compel
         other._release = self._release
         other._spaces = self._spaces
         other._down = self._down
+        other._rdown = self._rdown
         other._groups = self._groups
         other._fwant = None
         other._fmoves = None
@@ -374,7 +426,7 @@ class Position:
         """Every card in the position, in no particular order."""
         piles = [*self.foundations, *self.houses, *self.houses_down]
         for seat in self.seats:
-            piles += (seat.reserve, seat.hand, seat.waste)
+            piles += (seat.reserve, seat.reserve_down, seat.hand, seat.waste)
         turned = [s.turned for s in self.seats if s.turned is not None]
         return chain(chain.from_iterable(piles), turned)
 
@@ -495,44 +547,89 @@ class Position:
                 for fits, rows, distance in loads:
                     if face in fits:
                         append(rows[src][distance])
-            if self._groups:  # V10
-                self._group_moves(accepts, moves)
-            if self._compel:  # V5, V12
-                forced = self._compelled(moves)
-                if forced is not None:
-                    if self._lenient and self._lenient_turn_open():
-                        forced.append(TURN_MOVE)
-                    return forced
+            if self._special:  # V4-V7, V10, V12, G4: one test for all of them
+                if self._groups:  # V10
+                    self._group_moves(accepts, moves)
+                if self._extras:  # G4
+                    moves = self._extra_moves(seat, accepts, moves)
+                if self._compel:  # V4, V5, V7, V12
+                    forced = self._compelled(moves)
+                    if forced is not None:
+                        if self._lenient and self._lenient_turn_open():
+                            forced.append(TURN_MOVE)
+                        return forced
         elif seat.reserve:  # R7.6: past the cap, only the compulsory filling of spaces
             moves.extend(table.to_house[0][j] for j in empty)
+        elif self._fill_waste and seat.waste:  # G4: the spaces are filled from the waste
+            moves.extend(table.to_house[self._waste_row][j] for j in empty)
 
         if seat.turned is not None:
             moves.append(DISCARD)
         elif seat.hand or seat.waste:
-            if self._lenient and self.turn_moves == 0:  # V8
+            if self._turn_rules:  # V6, V8, G4
+                if self._turn_open(seat, empty):
+                    moves.append(TURN_MOVE)
+            elif not (seat.reserve and empty):  # P3
                 moves.append(TURN_MOVE)
-            elif not (seat.reserve and empty) and not (self._spaces and self._space_moves()):
-                moves.append(TURN_MOVE)  # P3, V6
         else:
             moves.append(END_MOVE)
         return moves
+
+    def _turn_open(self, seat: SeatPiles, empty: list[int]) -> bool:
+        """Whether ``T`` is legal, the other moves allowing it, under V6, V8 or G4."""
+        if self._lenient and self.turn_moves == 0:  # V8
+            return True
+        if empty and (seat.reserve or (self._fill_waste and seat.waste)):  # P3, G4
+            return False
+        return not (self._spaces and self._space_moves())  # V6
+
+    def _extra_moves(
+        self, seat: SeatPiles, accepts: dict[Face, list[int]], moves: list[Move]
+    ) -> list[Move]:
+        """G4: drop the moves from a closed house and the loads of a house card; add the
+        opponent's waste top built on a house."""
+        houses = self.houses
+        if self._closed:
+            moves = [m for m in moves if not (m.src == HOUSE and self._is_closed(m.si))]
+        if not self._load_houses:
+            moves = [
+                m
+                for m in moves
+                if not (m.dst in (OPP_RESERVE, OPP_WASTE) and m.src not in (TURNED, WASTE))
+            ]
+        if self._borrow:
+            waste = self.seats[(self.to_move + 1) % len(self.seats)].waste
+            if waste:
+                row = self._table.to_house[self._waste_row + 1]
+                moves.extend(row[j] for j in accepts.get(waste[-1] & FACE_MASK, ()) if houses[j])
+        return moves
+
+    def _is_closed(self, h: int) -> bool:
+        """G4: house ``h`` holds a whole suit (13 cards built in suit): it is closed."""
+        return self._closed and len(self.houses[h]) >= 13
 
     def _group_moves(self, accepts: dict[Face, list[int]], moves: list[Move]) -> None:
         """V10: append the house moves whose run starts below the source's top card.
 
         The run is the cards from the moving card to the top; each must fit on the one
         below it. A run's cards have different ranks, so at most one of them fits a
-        given house top: these moves never repeat a single-card move.
+        given house top, and a house the top card fits takes the top card alone: these
+        moves never repeat a single-card move. (That can only happen in Foster's
+        one-pack game, G4: a run of twelve cards of a suit, King next to Ace, has
+        both ends next to the missing card.)
         """
         fits = self._house_fits
         to_house = self._table.to_house
         for i, pile in enumerate(self.houses):
             k = len(pile) - 1
+            single: list[int] | None = None
             while k > 0 and pile[k] & FACE_MASK in fits[pile[k - 1] & FACE_MASK]:
                 k -= 1
                 targets = accepts.get(pile[k] & FACE_MASK)
                 if targets:
-                    moves.extend(to_house[i + 2][j] for j in targets if j != i)
+                    if single is None:
+                        single = accepts.get(pile[-1] & FACE_MASK, [])
+                    moves.extend(to_house[i + 2][j] for j in targets if j != i and j not in single)
 
     def _group_start(self, source: int, target: int) -> int | None:
         """V10: where the run moved from house ``source`` onto the top card of house
@@ -585,10 +682,12 @@ class Position:
             opp = seats[(self.to_move + distance) % n]
             if opp.reserve:
                 loads.append(
-                    (LOAD_FITS[opp.reserve[-1] & FACE_MASK], table.to_opp_reserve, distance)
+                    (self._load_fits[opp.reserve[-1] & FACE_MASK], table.to_opp_reserve, distance)
                 )
             if opp.waste:
-                loads.append((LOAD_FITS[opp.waste[-1] & FACE_MASK], table.to_opp_waste, distance))
+                loads.append(
+                    (self._load_fits[opp.waste[-1] & FACE_MASK], table.to_opp_waste, distance)
+                )
         return loads
 
     def is_legal(self, move: Move) -> bool:
@@ -837,7 +936,7 @@ class Position:
             )
             firsts.extend((table.to_house[h + 2][j], rest, lay) for j in empty)
         for top, move_for in loads:
-            if face in LOAD_FITS[top]:
+            if face in self._load_fits[top]:
                 lay = Layout(
                     base.tops,
                     base.empties,
@@ -849,7 +948,7 @@ class Position:
         out = []
         for move, left, lay in firsts:
             cost = fewest_moves(
-                cards[:left], lay, house_fits=fits, load_fits=LOAD_FITS, groups=self._groups
+                cards[:left], lay, house_fits=fits, load_fits=self._load_fits, groups=self._groups
             )
             if cost < IMPOSSIBLE:
                 out.append((move, cost + 1))
@@ -858,6 +957,8 @@ class Position:
     def _clearing_loads(self) -> list[tuple[Face, _MoveFor]]:
         """The opponents' piles a house card may load: (top face, source -> move)."""
         out: list[tuple[Face, _MoveFor]] = []
+        if not self._load_houses:  # G4
+            return out
         seats = self.seats
         n = len(seats)
         table = self._table
@@ -874,8 +975,10 @@ class Position:
     def _pending_load(self) -> tuple[Card, str] | None:
         """V5: an available card that can load an opponent's pile, and that pile's name."""
         seat = self.seats[self.to_move]
-        cards = [pile[-1] for pile in self.houses if pile]
-        if seat.reserve:
+        cards = [pile[-1] for h, pile in enumerate(self.houses) if pile and not self._is_closed(h)]
+        if not self._load_houses:  # G4: only the turned card and the waste's top load
+            cards = []
+        elif seat.reserve:
             cards.insert(0, seat.reserve[-1])
         if seat.turned is not None:
             cards.insert(0, seat.turned)
@@ -907,6 +1010,13 @@ class Position:
             or move.dst == FOUNDATION
             or move.is_discard
             or (move.src == RESERVE and move.dst == HOUSE and not self.houses[move.di])
+            or (
+                move.src == WASTE
+                and self._fill_waste
+                and not self.seats[self.to_move].reserve
+                and move.dst == HOUSE
+                and not self.houses[move.di]
+            )
         ):
             return None
         return IllegalMove(
@@ -921,6 +1031,12 @@ class Position:
         if src == RESERVE:
             if seat.reserve:
                 return seat.reserve[-1]
+            if seat.reserve_down:  # V9
+                return IllegalMove(
+                    "S5",
+                    "your reserve is still face down: it is turned up once no house card "
+                    "can go to a foundation",
+                )
             return IllegalMove("S5", "your reserve is empty")
         if src == TURNED:
             if seat.turned is not None:
@@ -931,6 +1047,19 @@ class Position:
             if pile:
                 return pile[-1]
             return IllegalMove("S5", f"{pile_name(HOUSE, move.si)} is empty")
+        if src == OPP_WASTE and self._borrow and move.si == 1:  # G4
+            waste = self.seats[(self.to_move + 1) % len(self.seats)].waste
+            if not waste:
+                return IllegalMove("S5", "your opponent's waste is empty")
+            if move.dst == HOUSE and self.houses[move.di]:
+                return waste[-1]
+            # Where it may go is a building rule (S4), checked here because no other
+            # card has this limit: the standard game pays nothing for it.
+            return IllegalMove(
+                "S4",
+                f"the {card_label(waste[-1])} from your opponent's waste may only be built "
+                "on a house, not put anywhere else",
+            )
         if src == WASTE and self._own_waste:  # V1
             if seat.waste:
                 return seat.waste[-1]
@@ -944,21 +1073,22 @@ class Position:
         return IllegalMove("S5", reason)
 
     def _fit_refusal(self, move: Move, card: Card) -> IllegalMove | None:
-        """An S4 refusal when ``card`` may not go where ``move`` puts it (R5)."""
-        name = card_label(card)
+        """An S4 refusal when ``card`` may not go where ``move`` puts it (R5). The
+        messages are built only for a refusal: a legal move pays nothing for them."""
         dst, di = move.dst, move.di
         if dst == FOUNDATION:
             pile = self.foundations[di]
-            where = pile_name(FOUNDATION, di)
             if not pile:
                 if rank_of(card) == ACE:
                     return None
+                name, where = card_label(card), pile_name(FOUNDATION, di)
                 return IllegalMove(
                     "S4", f"the {name} cannot start {where}: an empty foundation takes only an ace"
                 )
             top = pile[-1]
             if FOUNDATION_NEXT[top & FACE_MASK] == card & FACE_MASK:
                 return None
+            name, where = card_label(card), pile_name(FOUNDATION, di)
             if not FOUNDATION_NEXT[top & FACE_MASK]:
                 return IllegalMove("S4", f"{where} is complete: nothing goes on a king")
             return IllegalMove(
@@ -968,14 +1098,26 @@ class Position:
             )
         if dst == HOUSE:
             if move.src == HOUSE and move.si == di:
-                return IllegalMove("S4", f"the {name} is already on {pile_name(HOUSE, di)}")
+                return IllegalMove(
+                    "S4", f"the {card_label(card)} is already on {pile_name(HOUSE, di)}"
+                )
             pile = self.houses[di]
-            if not pile or (card & FACE_MASK) in self._house_fits[pile[-1] & FACE_MASK]:
+            if not pile:
+                # G4: a closed house (a whole suit) lets no card go. Only an empty house
+                # could take its top card: with one pack nothing else fits it.
+                if self._closed and move.src == HOUSE and self._is_closed(move.si):
+                    return IllegalMove(
+                        "S5", f"{pile_name(HOUSE, move.si)} holds a whole suit: it is closed"
+                    )
+                return None
+            if (card & FACE_MASK) in self._house_fits[pile[-1] & FACE_MASK]:
                 return None
             if self._groups and move.src == HOUSE and self._group_start(move.si, di) is not None:
                 return None  # V10: a run from lower down fits
             top = pile[-1]
-            if self.rules.houses_same_suit:  # V11
+            if self.rules.build_both_ways:  # G4
+                why = "in this game houses are built in suit, one rank up or down"
+            elif self.rules.houses_same_suit:  # V11
                 why = "in these rules houses are built down in the same suit, one rank at a time"
             elif rank_of(card) + 1 == rank_of(top):
                 why = "houses are built down in alternating colours"
@@ -983,21 +1125,33 @@ class Position:
                 why = "houses are built down one rank at a time"
             else:
                 why = "houses are built down in alternating colours, one rank at a time"
-            return IllegalMove("S4", f"the {name} cannot go on the {card_label(top)}: {why}")
+            return IllegalMove(
+                "S4", f"the {card_label(card)} cannot go on the {card_label(top)}: {why}"
+            )
         if dst in (OPP_RESERVE, OPP_WASTE):
+            if not self._load_houses and move.src not in (TURNED, WASTE):  # G4
+                return IllegalMove(
+                    "S4",
+                    f"the {card_label(card)} may not load your opponent: in this game only "
+                    "your turned card or the top card of your waste may",
+                )
             target = self.seats[(self.to_move + di) % self.rules.seats]
             pile = target.reserve if dst == OPP_RESERVE else target.waste
             what = "reserve" if dst == OPP_RESERVE else "waste"
+            if not pile and dst == OPP_RESERVE and target.reserve_down:  # V9
+                return IllegalMove(
+                    "S4", "your opponent's reserve is still face down and cannot be loaded"
+                )
             if not pile:
                 return IllegalMove(
                     "S4", f"your opponent's {what} is empty, and an empty pile cannot be loaded"
                 )
-            if (card & FACE_MASK) in LOAD_FITS[pile[-1] & FACE_MASK]:
+            if (card & FACE_MASK) in self._load_fits[pile[-1] & FACE_MASK]:
                 return None
             return IllegalMove(
                 "S4",
-                f"the {name} cannot load your opponent's {what} (top card {card_label(pile[-1])}): "
-                "loading takes the same suit, one rank higher or lower",
+                f"the {card_label(card)} cannot load your opponent's {what} (top card "
+                f"{card_label(pile[-1])}): loading takes the same suit, one rank higher or lower",
             )
         if dst == WASTE:
             if move.src == TURNED:
@@ -1037,14 +1191,20 @@ class Position:
         )
 
     def _space_refusal(self) -> IllegalMove | None:
-        """S3: no turning while a house is empty and the reserve is not (P3)."""
-        if not self.seats[self.to_move].reserve:
+        """S3: no turning while a house is empty and the reserve is not (P3); in G4,
+        with no reserve, while the waste is not."""
+        seat = self.seats[self.to_move]
+        if seat.reserve:
+            source = "your reserve"
+        elif self._fill_waste and seat.waste:
+            source = "the top of your waste"
+        else:
             return None
         for j, pile in enumerate(self.houses):
             if not pile:
                 return IllegalMove(
                     "S3",
-                    f"{pile_name(HOUSE, j)} is empty: fill the empty houses from your reserve "
+                    f"{pile_name(HOUSE, j)} is empty: fill the empty houses from {source} "
                     "before turning a hand card",
                 )
         return None
@@ -1106,6 +1266,8 @@ class Position:
                 raise cap
             violation = refusal.code
         self._apply(move)
+        if violation is not None and self._rdown:  # V9: an S2 slip may move a fitting card
+            self.reveal_reserve()
         return violation
 
     def play(self, text: str) -> Move:
@@ -1140,14 +1302,25 @@ class Position:
                 card = pile.pop()
                 if not pile and self._down and self.houses_down[move.si]:  # V7
                     pile.append(self.houses_down[move.si].pop())
-            else:  # the own waste (V1): a card the mover gets rid of, like the turned card
+            elif src == WASTE:  # the own waste (V1): a card the mover gets rid of
                 card = seat.waste.pop()
                 self.turn_productive = True
+            else:  # G4: the opponent's waste top, built on a house
+                other = (m + 1) % len(self.seats)
+                card = self.seats[other].waste.pop()
+                self.turn_productive = True
+                if not self.seats[other].has_cards:
+                    # Its last card taken, the opponent has none left: it wins (R8.1).
+                    self.houses[move.di].append(card)
+                    self._finish_won(other, BY_CARDS)
+                    return
             dst = move.dst
             if dst == FOUNDATION:
                 self.foundations[move.di].append(card)
                 self._fwant = None
                 self.turn_productive = True
+                if self._rdown:  # V9: the tableau's foundation moves may all be made
+                    self.reveal_reserve()
             elif dst == HOUSE:
                 self.houses[move.di].append(card)
             elif dst == OPP_RESERVE:
@@ -1211,6 +1384,8 @@ class Position:
         self.turn_productive = False
         self.to_move = (m + 1) % n
         self._fmoves = None
+        if self._rdown:  # V9: the new mover's reserve, unless a house card fits a foundation
+            self.reveal_reserve()
         if not productive and self.is_stuck():
             self.finish_stalemate(BY_STALEMATE)
         elif self.turns >= self.rules.max_turns:
@@ -1224,6 +1399,21 @@ class Position:
             seat.hand.append(seat.turned)
             seat.turned = None
         self._end_turn()
+
+    def reveal_reserve(self) -> None:
+        """V9: turn up the mover's face-down reserve once no house card fits a
+        foundation (the tableau-to-foundation moves of its first turn come first).
+        Called after every foundation move and at the start of every turn, which are
+        what change it (a house card that fits a foundation may move nowhere else, P2;
+        a slip accepted in classic play may move it, so it is called then too)."""
+        seat = self.seats[self.to_move]
+        if not seat.reserve_down or self.status != PLAYING:
+            return
+        want = self._fwant if self._fwant is not None else self._foundation_wants()
+        if any(pile and pile[-1] & FACE_MASK in want for pile in self.houses):
+            return
+        seat.reserve, seat.reserve_down = seat.reserve_down, []
+        self._fmoves = None
 
     def is_stuck(self) -> bool:
         """R8.4: since the last productive turn every seat has taken a turn, and has

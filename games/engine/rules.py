@@ -51,6 +51,25 @@ class Rules:
     houses_per_seat: int = 4
     #: Foundations in the middle (R1.3): four per pack.
     foundations: int = 8
+    #: Packs in play (R1.1): one per seat, or a single pack shared (G2, G4).
+    packs: int = 2
+    #: G2: with one pack, the suits each seat plays with, one string of suit letters
+    #: per seat (``("HC", "SD")``); empty: a one-pack deal halves the shuffled pack.
+    seat_suits: tuple[str, ...] = ()
+    #: G4 (Foster's one-pack game), fixed by its preset like the layout:
+    #: houses are built up as well as down (with ``houses_same_suit``: in suit) ...
+    build_both_ways: bool = False
+    #: ... the King and the Ace are neighbours, for houses and for loading ...
+    wrap_ranks: bool = False
+    #: ... only the turned card and the own waste's top may load, never a house card ...
+    load_from_houses: bool = True
+    #: ... the top card of the opponent's waste may be built on a house ...
+    take_opponent_waste: bool = False
+    #: ... with no reserve, empty houses are filled from the own waste before turning
+    #: (P3 with the waste, violation S3) ...
+    fill_from_waste: bool = False
+    #: ... and a house holding a whole suit is closed: nothing leaves or joins it.
+    complete_suits_closed: bool = False
     #: R7.6: moves per turn before only foundation moves, T, C-W and E remain.
     max_turn_moves: int = 500
     #: R8.4 backstop: a game reaching this many turns ends in stalemate.
@@ -80,6 +99,9 @@ class Rules:
     #: V7, pagat's fourth strict rule: with no foundation move open, the face-up cards
     #: on a face-down house card must be moved off when they all can be (violation S10).
     uncover_compulsory: bool = False
+    #: V9: every reserve is dealt face down and turned up at its seat's first turn,
+    #: once no house card can go to a foundation.
+    reserve_face_down: bool = False
     #: V8: turning a hand card as the first action of a turn breaks no priority
     #: (P1-P3 and the compulsory moves of V5 and V12).
     lenient_turn: bool = False
@@ -105,16 +127,22 @@ class Rules:
     @property
     def priority_violations(self) -> frozenset[str]:
         """The Stop! codes of priority violations these rules can give (RULES.md §7)."""
-        codes = {"S1", "S2"}
-        if self.strict_release != RELEASE_OFF:
+        codes: set[str] = set()
+        if self.foundations:  # none in Foster's one-pack game (G4)
+            codes.add("S2")
+            if self.reserve_size:
+                codes.add("S1")
+        if self.strict_release != RELEASE_OFF and self.foundations:
             codes.add("S8")
         if self.compulsory_loading:
             codes.add("S6")
-        if self.reserve_to_house_compulsory:
+        if self.reserve_to_house_compulsory and self.reserve_size:
             codes.add("S7")  # it covers P3 too: an empty house takes the reserve card
-        else:
+        elif self.reserve_size:
             codes.add("S3")
-        if self.make_spaces:
+        if self.fill_from_waste and self.own_waste_available:
+            codes.add("S3")  # G4: P3 with the waste
+        if self.make_spaces and self.reserve_size:
             codes.add("S9")
         if self.uncover_compulsory and self.face_down_tableau:
             codes.add("S10")
@@ -149,6 +177,31 @@ PRESETS: Final[dict[str, Rules]] = {
         face_down_tableau=1,
         uncover_compulsory=True,
     ),
+    "one-pack": Rules(
+        preset="one-pack",
+        packs=1,
+        seat_suits=("HC", "SD"),
+        houses_per_seat=3,
+        foundations=4,
+        reserve_size=6,
+    ),
+    "foster-one-pack": Rules(
+        preset="foster-one-pack",
+        packs=1,
+        foundations=0,
+        reserve_size=0,
+        houses_per_seat=4,
+        starter=CUT_LOWER,
+        own_waste_available=True,
+        group_moves=True,
+        houses_same_suit=True,
+        build_both_ways=True,
+        wrap_ranks=True,
+        load_from_houses=False,
+        take_opponent_waste=True,
+        fill_from_waste=True,
+        complete_suits_closed=True,
+    ),
     "wikipedia": Rules(
         preset="wikipedia",
         starter=CUT_HIGHER,
@@ -177,6 +230,17 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
         "The stricter game with a face-down card under each house, turned up when it is "
         "uncovered; uncovering it, when possible, comes right after the foundation moves "
         "(seed 000, variant tableau)."
+    ),
+    "one-pack": (
+        "The simplified game with a single pack: one player has the hearts and clubs, the "
+        "other the spades and diamonds; three houses each, four foundations, a reserve of "
+        "six and a hand of seventeen (seed 000, simplified variant)."
+    ),
+    "foster-one-pack": (
+        "Foster's game with a single pack, rebuilt from his illustrative hand: 26 cards "
+        "each, four houses each turned from the hand, no reserve and no foundations; "
+        "houses are built in suit up or down, King next to Ace, and the first player "
+        "to get rid of every card wins (seed 001)."
     ),
     "wikipedia": (
         "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "
@@ -218,6 +282,10 @@ OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
     "uncover_compulsory": (
         "V7: when nothing can go to a foundation, the cards lying on a face-down house "
         "card must be moved off it whenever they all can be (Stop! code S10)."
+    ),
+    "reserve_face_down": (
+        "V9: the whole reserve is dealt face down; at your first turn the house cards that "
+        "fit a foundation go there first, then your reserve card is turned up."
     ),
     "lenient_turn": (
         "V8: you may turn your hand card as the very first action of your turn, even while "
@@ -261,6 +329,7 @@ _LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
     "make_spaces": (False, True),
     "face_down_tableau": FACE_DOWN_ROWS,
     "uncover_compulsory": (False, True),
+    "reserve_face_down": (False, True),
     "lenient_turn": (False, True),
     "group_moves": (False, True),
     "houses_same_suit": (False, True),

@@ -43,8 +43,8 @@ def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
         if i == viewer:
             waste["cards"] = [card_name(c) for c in seat.waste]
         out[letters[i]] = {
-            "reserve": {
-                "count": len(seat.reserve),
+            "reserve": {  # V9: a face-down reserve shows its count only
+                "count": len(seat.reserve) + len(seat.reserve_down),
                 "top": card_name(seat.reserve[-1]) if seat.reserve else None,
             },
             "hand": {"count": len(seat.hand)},

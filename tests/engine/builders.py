@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.engine import Position, from_document
+from games.engine import Position, Rules, from_document
+from games.engine.cards import Card, full_pack
 
 
 def _cards(text: str | None) -> list[str]:
@@ -64,3 +65,10 @@ def position(**kwargs: Any) -> Position:
 
 def legal(pos: Position) -> list[str]:
     return sorted(str(m) for m in pos.legal_moves())
+
+
+def dealt_cards(rules: Rules) -> list[Card]:
+    """Every card a deal under ``rules`` holds, sorted: a pack per seat (R1.1), or the
+    one pack of the one-pack games (G2, G4)."""
+    packs = 1 if rules.packs == 1 else rules.seats
+    return sorted(c for p in range(packs) for c in full_pack(p))

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 import pytest
 
 from games.engine import STALEMATE, WON, Position, deal
-from games.engine.cards import full_pack
 from games.engine.selfplay import play_random_game
+from tests.engine.builders import dealt_cards
 
 CHUNKS = 20
 GAMES_PER_CHUNK = 500
-TWO_PACKS = sorted(full_pack(0) + full_pack(1))
 
 
 @dataclass
@@ -48,7 +47,7 @@ def check_the_end(game: Game) -> None:
     assert all(isinstance(s, int) and s >= 0 for s in p.score), where
     assert 0 <= p.turns <= rules.max_turns, where
     assert p.legal_moves() == [], where
-    assert sorted(p.cards()) == TWO_PACKS, where
+    assert sorted(p.cards()) == dealt_cards(rules), where
     counts = [seat.count for seat in p.seats]
     if p.status == WON:
         # R8.1: the winner has no cards left; R8.2: 30 + the loser's count, loser 0.

@@ -21,6 +21,7 @@ import pytest
 from games.engine import (
     PRESETS,
     BadPosition,
+    IllegalMove,
     Position,
     Rules,
     WrongStop,
@@ -43,7 +44,7 @@ from games.engine.rules import (
     rules_from_document,
 )
 from games.engine.selfplay import play_random_game, selfplay
-from tests.engine.builders import document, legal, position
+from tests.engine.builders import dealt_cards, document, legal, position
 from tests.engine.rules_support import QUIET, refuse
 from tests.engine.test_cli import ok, run
 from tests.engine.test_selfplay_all_end import Game, check_the_end
@@ -959,6 +960,94 @@ def test_V8_lenient_turn_is_not_a_stop() -> None:
         call_stop(start, moves, 0)
 
 
+# ------------------------------------------------------------------ V9 reserve face down
+
+V9 = rules_doc(reserve_face_down=True)
+
+
+def face_down_reserve(rules: Any, **extra: Any) -> Position:
+    """Both reserves face down; the A♦ on H7 fits a foundation."""
+    doc = document(
+        rules=rules,
+        H={**QUIET, 3: "8S", 7: "AD", **extra.pop("H", {})},
+        A={"reserve": "9C 7H", "hand": "5S 3D", **extra.pop("A", {})},
+        B={"reserve": "QD 6S", "hand": "4C", **extra.pop("B", {})},
+        **extra,
+    )
+    doc["engine"] = {"reserve_down": {"A": True, "B": True}}
+    return from_document(doc)
+
+
+def test_V9_reserve_face_down_the_tableau_goes_to_the_foundations_first() -> None:
+    on = face_down_reserve(V9)
+    assert on.seats[0].reserve_down and not on.seats[0].reserve
+    assert legal(on) == [f"H7-F{i}" for i in range(1, 9)]
+    message = refuse(on, "R-H3", "S5")
+    assert "face down" in message
+    assert view(on, 0)["A"]["reserve"] == {"count": 2, "top": None}
+    on.play("H7-F1")  # nothing else fits: A's reserve is turned up
+    assert to_document(on)["engine"]["reserve_down"] == {"A": False, "B": True}
+    assert view(on, 1)["A"]["reserve"] == {"count": 2, "top": "7H"}
+    assert "R-H3" in legal(on)  # the 7♥ onto the 8♠
+    # B's reserve stays face down until B's own turn: it cannot be loaded.
+    assert "face down" in refuse(on, "R-OR", "S4")
+    off = position(
+        H={**QUIET, 3: "8S", 7: "AD"},
+        A={"reserve": "9C 7H", "hand": "5S 3D"},
+        B={"reserve": "QD 6S", "hand": "4C"},
+    )
+    refuse(off, "R-H3", "S2")  # the reserve card is there, but the A♦ comes first
+
+
+def test_V9_reserve_face_down_then_P1() -> None:
+    """Once turned up, a reserve card that fits a foundation must go first (P1)."""
+    on = face_down_reserve(V9, A={"reserve": "9C 2D"})
+    on.play("H7-F1")
+    assert legal(on) == ["R-F1"]
+
+
+def test_V9_reserve_face_down_turned_up_at_the_start_of_each_seat_first_turn() -> None:
+    on = face_down_reserve(V9, H={7: "KD"})  # no house card fits a foundation
+    assert on.seats[0].reserve and not on.seats[0].reserve_down  # A's, at once
+    assert on.seats[1].reserve_down
+    on.play("T")
+    on.play("C-W")
+    assert on.to_move == 1  # B's first turn: B's reserve is turned up at its start
+    assert to_document(on)["engine"]["reserve_down"] == {"A": False, "B": False}
+    assert view(on, 0)["B"]["reserve"] == {"count": 2, "top": "6S"}
+
+
+def test_V9_reserve_face_down_the_deal_and_who_starts() -> None:
+    rules = with_options(reserve_face_down=True)
+    for seed in range(20):
+        pos = deal(seed, rules)
+        plain = deal(seed)
+        assert sorted(pos.cards()) == TWO_PACKS
+        starter, other = pos.seats[pos.to_move], pos.seats[1 - pos.to_move]
+        assert other.reserve_down == plain.seats[1 - pos.to_move].reserve
+        aces = any(rank_of(h[-1]) == 1 for h in pos.houses)
+        assert bool(starter.reserve_down) == aces
+        # Who starts looks at the houses only, as if the reserve cards tied (R3.2).
+        tied = [h[0] for h in pos.houses]
+        a, b = [rank_of(c) for c in tied[:4]], [rank_of(c) for c in tied[4:]]
+        if a != b:
+            assert pos.to_move == (0 if a < b else 1)
+        for viewer in (0, 1, None):
+            assert view(pos, viewer)[pos.seat_name(1 - pos.to_move)]["reserve"]["top"] is None
+        assert from_document(json.loads(json.dumps(to_document(pos)))) == pos
+
+
+def test_V9_reserve_face_down_documents() -> None:
+    doc = to_document(face_down_reserve(V9))
+    assert doc["A"]["reserve"] == ["9C", "7H"]  # the referee lists every card
+    assert doc["engine"]["reserve_down"] == {"A": True, "B": True}
+    assert "reserve_down" not in to_document(deal(1))["engine"]
+    for bad in ({"A": 1}, ["A"], {"A": "yes"}):
+        doc["engine"]["reserve_down"] = bad
+        with pytest.raises(BadPosition, match="reserve_down"):
+            from_document(doc)
+
+
 # ------------------------------------------------------------------ V10 group moves
 
 V10 = rules_doc(group_moves=True)
@@ -1159,6 +1248,205 @@ def test_V13_shuffle_waste_refuses_a_malformed_key(bad: object) -> None:
         turnover_position(V13, key=bad)  # type: ignore[arg-type]
 
 
+# ------------------------------------------------------------------ G2 one pack
+
+ONE_PACK = PRESETS["one-pack"]
+
+
+def test_G2_one_pack_the_deal() -> None:
+    """One pack: A plays hearts and clubs, B spades and diamonds; a reserve of six
+    (five face down and one up), three houses each, a hand of 17, four foundations."""
+    for seed in range(20):
+        pos = deal(seed, ONE_PACK)
+        assert sorted(pos.cards()) == sorted(full_pack(0))  # 52 cards, one back
+        assert len(pos.foundations) == 4 and len(pos.houses) == 6
+        for s, suits in enumerate(("HC", "SD")):
+            seat = pos.seats[s]
+            assert [len(seat.reserve), len(seat.hand)] == [6, 17]
+            mine = [*seat.cards(), *(h[0] for h in pos.houses[3 * s : 3 * s + 3])]
+            assert {"SHDC"[suit_of(c)] for c in mine} == set(suits)
+            assert len(mine) == 26
+        # Who starts: R3 as in the standard game (the lower reserve card).
+        a, b = (rank_of(seat.reserve[-1]) for seat in pos.seats)
+        if a != b:
+            assert pos.to_move == (0 if a < b else 1)
+        doc = to_document(pos)
+        assert doc["rules"] == "one-pack"
+        assert set("".join(doc["engine"]["packs"]["B"]["hand"])) == {"A"}
+        assert from_document(json.loads(json.dumps(doc))) == pos
+    assert to_document(deal(3, ONE_PACK)) == to_document(deal(3, ONE_PACK))
+    assert to_document(deal(3, ONE_PACK)) != to_document(deal(4, ONE_PACK))
+
+
+def one_pack_position(**extra: Any) -> Position:
+    doc = document(
+        rules="one-pack",
+        F=extra.pop("F", {}),
+        H=extra.pop("H", {1: "KH", 2: "9C", 3: "5H", 4: "KS", 5: "8D", 6: "QS"}),
+        A={"reserve": "AC 4H", "hand": "3C 7H", **extra.pop("A", {})},
+        B={"reserve": "2S 3D", "hand": "JD", **extra.pop("B", {})},
+    )
+    doc["foundations"] = doc["foundations"][:4]
+    doc["houses"] = doc["houses"][:6]
+    return from_document(doc)
+
+
+def test_G2_one_pack_the_layout_in_the_notation() -> None:
+    pos = one_pack_position()
+    # Six houses, four foundations: the 8♦ onto the 9♣, the Q♠ onto the K♥, or turn.
+    assert legal(pos) == ["H5-H2", "H6-H1", "T"]
+    pos.play("H5-H2")
+    refuse(pos, "T", "S3")  # P3 over the six houses: H5 is empty
+    pos.play("R-H5")
+    assert legal(pos) == ["R-F1", "R-F2", "R-F3", "R-F4"]  # P1, and four foundations
+    for text in ("H7-H1", "R-F5", "H1-H8"):
+        with pytest.raises(IllegalMove) as info:
+            pos.play(text)
+        assert info.value.code == "BAD_NOTATION"
+    off = one_pack_position()  # the same cards under the standard rules would be 8 houses
+    with pytest.raises(BadPosition, match="houses must be a list of 6 piles"):
+        from_document({**to_document(off), "houses": [[] for _ in range(8)]})
+
+
+def test_G2_one_pack_documents_hold_one_pack() -> None:
+    doc = to_document(deal(2, ONE_PACK))
+    doc["B"]["hand"].append(doc["A"]["hand"][0])  # a second copy of a card
+    del doc["engine"]["packs"]
+    with pytest.raises(BadPosition, match="more than one copy of"):
+        from_document(doc)
+    doc = to_document(deal(2, ONE_PACK))
+    doc["engine"]["packs"]["A"]["hand"] = "B" * len(doc["A"]["hand"])
+    with pytest.raises(BadPosition, match="unknown pack"):
+        from_document(doc)
+
+
+def test_G2_one_pack_a_cut_draws_two_different_cards() -> None:
+    rules = replace(ONE_PACK, starter="cut_lower")
+    for seed in range(50):
+        stream = SeedStream(seed)
+        _, rounds = cut_for_start(stream, 2, higher=False, packs=1)
+        assert all(a != b for a, b in rounds)
+        assert deal(seed, rules).to_move in (0, 1)
+
+
+# ------------------------------------------------------------------ G4 Foster's one pack
+
+FOSTER_ONE = PRESETS["foster-one-pack"]
+
+
+def foster_position(houses: dict[int, str], **extra: Any) -> Position:
+    """Foster's one-pack game (G4): no reserve, no foundations, eight houses."""
+    doc = document(
+        rules=extra.pop("rules", "foster-one-pack"),
+        H=houses,
+        A={"hand": "3C 5H", **extra.pop("A", {})},
+        B={"hand": "QH", **extra.pop("B", {})},
+        **extra,
+    )
+    doc["foundations"] = []
+    return from_document(doc)
+
+
+#: Eight houses where nothing builds on anything: ranks two apart within each suit.
+QUIET_ONE = {1: "KS", 2: "JS", 3: "9S", 4: "7S", 5: "KD", 6: "JD", 7: "9D", 8: "7D"}
+
+
+def test_G4_foster_one_pack_the_deal() -> None:
+    for seed in range(20):
+        pos = deal(seed, FOSTER_ONE)
+        assert sorted(pos.cards()) == sorted(full_pack(0))
+        assert pos.foundations == [] and all(len(h) == 1 for h in pos.houses)
+        for seat in pos.seats:
+            assert (seat.reserve, len(seat.hand)) == ([], 22)  # 26 = 4 houses + 22
+        doc = to_document(pos)
+        assert doc["rules"] == "foster-one-pack" and doc["foundations"] == []
+        assert from_document(json.loads(json.dumps(doc))) == pos
+    assert FOSTER_ONE.priority_violations == {"S3"}
+
+
+def test_G4_foster_one_pack_houses_in_suit_up_or_down_king_next_to_ace() -> None:
+    """p.67: the 8♣ on the 9♣, or the 9♣ on the 8♣; pp.72-73, 76: a king on an ace."""
+    pos = foster_position({**QUIET_ONE, 1: "9C", 2: "8C", 3: "AH", 4: "KH", 5: "8D"})
+    assert {"H1-H2", "H2-H1", "H3-H4", "H4-H3"} <= set(legal(pos))
+    refuse(pos, "H2-H5", "S4")  # the 8♣ on the 8♦: not a neighbour
+    refuse(pos, "H2-H7", "S4")  # nor the 9♦: another suit
+    standard = position(H={**QUIET, 1: "9C", 2: "8C", 3: "AH", 4: "KH"}, A={"reserve": "2S"})
+    refuse(standard, "H1-H2", "S4")  # R5.2: down only, and in alternating colours
+    refuse(standard, "H3-H4", "S4")
+
+
+def test_G4_foster_one_pack_only_own_cards_load() -> None:
+    """pp.72-73: cards from the tableau may not go on the opponent's discard pile; the
+    turned card and the top of the own waste may (pp.71, 74)."""
+    pos = foster_position({**QUIET_ONE, 3: "6D"}, A={"waste": "4D"}, B={"waste": "TH 5D"})
+    message = refuse(pos, "H3-OW", "S4")  # the 6♦ would fit the 5♦
+    assert "turned card" in message
+    assert "W-OW" in legal(pos)  # the 4♦ on the 5♦
+    standard = position(H={**QUIET, 3: "6D"}, A={"reserve": "2S"}, B={"waste": "TH 5D"})
+    assert "H3-OW" in legal(standard)
+
+
+def test_G4_foster_one_pack_the_opponents_waste_top_builds_on_a_house() -> None:
+    """pp.75, 79: the top of the opponent's discard pile may be built on a sequence."""
+    pos = foster_position({**QUIET_ONE, 3: "TC", 6: ""}, B={"waste": "2H JC"})
+    assert "OW-H3" in legal(pos)
+    assert "OW-H6" not in legal(pos)  # not into a space
+    refuse(pos, "OW-H6", "S4")
+    pos.play("OW-H3")
+    assert to_document(pos)["houses"][2] == ["TC", "JC"]
+    assert to_document(pos)["B"]["waste"] == ["2H"]
+    assert pos.turn_productive
+    standard = position(H={**QUIET, 3: "TC"}, A={"reserve": "2S"}, B={"waste": "2H JC"})
+    refuse(standard, "OW-H3", "S5")
+
+
+def test_G4_foster_one_pack_taking_the_last_card_of_the_opponent_lets_it_win() -> None:
+    """Decision (R8.1): the opponent whose last card is taken has no cards left."""
+    pos = foster_position({**QUIET_ONE, 3: "TC"}, B={"hand": "", "waste": "JC"})
+    pos.play("OW-H3")
+    assert pos.status == "won" and pos.winner == 1
+    assert pos.score == [0, 30 + 2]  # A's hand, 3♣ and 5♥
+
+
+def test_G4_foster_one_pack_spaces_are_filled_from_the_waste_before_turning() -> None:
+    """p.69: with a space open, the top card of the discard pile fills it before a
+    card is turned; with an empty discard pile a card may be turned (p.67)."""
+    pos = foster_position({**QUIET_ONE, 6: ""}, A={"waste": "4C 5S"}, B={"hand": "QC"})
+    message = refuse(pos, "T", "S3")
+    assert "waste" in message
+    assert "W-H6" in legal(pos)
+    pos.play("W-H6")
+    assert "T" in legal(pos)
+    assert "T" in legal(foster_position({**QUIET_ONE, 6: ""}))  # no waste: turn at will
+    capped = foster_position({**QUIET_ONE, 6: ""}, A={"waste": "4C"}, engine={"turn_moves": 500})
+    assert "W-H6" in legal(capped)  # past R7.6's cap the space may still be filled
+
+
+def test_G4_foster_one_pack_a_whole_suit_is_closed() -> None:
+    """p.77: a completed suit is turned face down and keeps its place."""
+    suit = "9H 8H 7H 6H 5H 4H 3H 2H AH KH QH JH"
+    houses = {1: "KS", 2: "JS", 3: "9S", 4: "7S", 5: suit, 6: "", 7: "QC", 8: "TC"}
+    pos = foster_position(houses, A={"hand": "3D TH"}, B={"hand": "2C"})
+    pos.play("T")
+    pos.play("C-H5")  # the 10♥ completes the hearts
+    assert len(to_document(pos)["houses"][4]) == 13
+    assert not [m for m in legal(pos) if m.startswith("H5-")]
+    assert "whole suit" in refuse(pos, "H5-H6", "S5")
+    assert "H5-H6" in legal(foster_position(houses, A={"hand": "3D TH"}, B={"hand": "2C"}))
+
+
+def test_G4_foster_one_pack_runs_move_as_a_group() -> None:
+    """p.71: the 6 and 5 of hearts go on the 7; p.73: the 5, 4 and 3 of clubs on the 6."""
+    houses = {1: "6H 5H", 2: "8H 7H", 3: "5C 4C 3C", 4: "6C", 5: "KS", 6: "JS", 7: "9S", 8: "7S"}
+    pos = foster_position(houses, A={"hand": "2D"}, B={"hand": "QD"})
+    pos.play("H1-H2")
+    pos.play("H3-H4")
+    doc = to_document(pos)
+    assert doc["houses"][1] == ["8H", "7H", "6H", "5H"]
+    assert doc["houses"][3] == ["6C", "5C", "4C", "3C"]
+    assert doc["houses"][0] == doc["houses"][2] == []
+
+
 # ------------------------------------------------------------------ every preset
 
 SELFPLAY_GAMES = 200
@@ -1176,7 +1464,7 @@ def test_every_preset_deals_and_its_random_games_end(preset: str, chunk: int) ->
     for i in range(chunk * per_chunk, (chunk + 1) * per_chunk):
         pos = deal(i, rules)
         assert pos.rules == rules
-        assert sorted(pos.cards()) == TWO_PACKS
+        assert sorted(pos.cards()) == dealt_cards(rules)
         first = pos.to_move
         steps = play_random_game(pos, random.Random(i))
         check_the_end(Game(i, first, steps, pos))
@@ -1196,6 +1484,7 @@ BOOLEAN_OPTIONS = [
     "own_waste_available",
     "make_spaces",
     "uncover_compulsory",
+    "reserve_face_down",
     "group_moves",
     "compulsory_loading",
     "lenient_turn",
@@ -1257,6 +1546,15 @@ NOT_OPTIONS = {
     "seats",
     "houses_per_seat",
     "foundations",
+    "packs",
+    "seat_suits",
+    # Foster's one-pack game (G4): its rules, fixed by its preset like a layout.
+    "build_both_ways",
+    "wrap_ranks",
+    "load_from_houses",
+    "take_opponent_waste",
+    "fill_from_waste",
+    "complete_suits_closed",
     "max_turn_moves",
     "max_turns",
     "win_bonus",

@@ -136,6 +136,17 @@ def test_every_option_offers_its_values() -> None:
         assert len(option.values) >= 2, option.name
 
 
+def test_a_face_down_reserve_is_drawn_as_a_back_and_never_named(alice: User, bob: User) -> None:
+    """V9: the whole reserve starts face down; the pages show only its count."""
+    game = start_game(alice, bob, rule_options={"reserve_face_down": True}, seed=31)
+    position = from_document(game.position)
+    assert any(seat.reserve_down for seat in position.seats)  # the mover may have turned up
+    for seat, user in enumerate((alice, bob)):
+        html = browser(user).get(reverse("game", args=[game.pk])).content.decode()
+        assert leaks(html, position, seat) == []
+        assert "reserve: 13 face-down cards" in html
+
+
 def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, bob: User) -> None:
     """V7: the pages show how many cards lie face down under each house, never which."""
     game = start_game(alice, bob, rules="pagat-face-down", seed=31)
