@@ -22,40 +22,39 @@ Seats and terms
 Reconstruction of the two hands
 -------------------------------
 The reader is told to sort the cards into two piles and turn each face down, the
-first card listed on top (p.67: "place cards on the top of it"; the packet is then
-turned over). The OCR garbles the suit symbols (a club can read ``c£``, ``<£>``,
+first card listed on top (p.67: each card is laid on the one before, and the packet
+is then turned over). The OCR garbles the suit symbols (a club can read ``c£``, ``<£>``,
 ``*`` or ``#``; a spade ``<$>``, ``<£``, ``£`` or ``4>``), so the suits are settled by
 the play, where one pack leaves a single card of each name:
 
 * The dealer's list survives only for its last 14 cards (the end of p.66, which the
   scan runs on after p.47): ``DEALER_LIST_AS_SCANNED``. Its first 12 cards are read
   from the play on pp.68-71, the diamonds 3, 4, 2 from p.77, where they come back
-  off the dealer's discard pile ("the deuce of diamonds ... the 3 and 2 on the 4").
+  off the dealer's discard pile, the 2♦ first, then the 4♦ and the 3♦.
 * The non-dealer's list (p.67) has 19 entries where 26 are needed. The play names
   the 7 lost between the ``KC`` and the ``7C``: ``6C``, ``TS``, ``JH``, ``9S`` (pp.72-73)
   and, by elimination, ``4S``, ``3H``, ``9H``, the only cards of the pack the text never
   names. Two aces are decided by the play: the one that fills the first space is the
-  ``AC`` (the ``2S`` turned next, p.71, would otherwise have gone on it, and the ``KC``
-  "goes on the ace", pp.72-73), so the ace discarded on p.72 is the ``AS``.
+  ``AC`` (the ``2S`` turned next, p.71, would otherwise have gone on it, and on
+  pp.72-73 the ``KC`` goes on an ace), so the ace discarded on p.72 is the ``AS``.
 
 Moves the text does not give (each marked ``~`` in the scripts)
 ----------------------------------------------------------------
 * Between the non-dealer's turn with the ``KC`` (pp.72-73) and the dealer's ``3C``: the
   dealer turns the ``5S`` (next in his list) and can only discard it; the non-dealer
   loads the ``4S`` on it, plays the ``3H`` on the ``4H`` and discards the ``9H``. Both
-  spades must be in the dealer's discard pile under the ``QD`` for p.77 ("the 4 and
-  5 of spades on the 3"), and the ``4S`` is the non-dealer's.
+  spades must be in the dealer's discard pile under the ``QD`` for p.77 (he plays
+  them from it onto the 3♠), and the ``4S`` is the non-dealer's.
 * In the non-dealer's long turn (pp.73-75): the ``2H AH`` go onto the ``3H``, the
-  ``9H`` from his discard pile into the space, and the hearts onto it ("the heart 10
-  on the jack, which completes that suit", p.77, needs every heart in one pile);
-  the ``AS`` from his discard pile goes into a space before the ``JS`` under it is
-  loaded (p.74), and "the deuce of spades goes on the ace" (p.75) shows it there.
-* "Under" (pp.76-77: the club deuce under the trey, the ace and king under the
-  deuce, the jack and queen of spades under the ten, the diamond 7 under the 6):
-  the card goes into a space and the sequence is moved onto it, which is what
-  Foster's remark that the diamond king "cannot be played under the queen without
-  the assistance of a space" (p.77) implies. Which space a card goes to is mostly
-  not said; the choice is noted at the move.
+  ``9H`` from his discard pile into the space, and the hearts onto it (on p.77 the
+  10♥ completes the suit, so every heart must lie in one pile); the ``AS`` from his
+  discard pile goes into a space before the ``JS`` under it is loaded (p.74), and
+  the 2♠ goes on it on p.75.
+* Cards put *under* a sequence (pp.76-77: the 2♣ under the 3♣, the A♣ and K♣ under
+  the 2♣, the J♠ and Q♠ under the 10♠, the 7♦ under the 6♦): the card goes into a
+  space and the sequence is moved onto it, as Foster's remark on p.77 implies (the
+  K♦ could get under the Q♦ only with the help of a space). Which space a card goes
+  to is mostly not said; the choice is noted at the move.
 """
 
 from __future__ import annotations
@@ -90,7 +89,7 @@ NON_DEALER_LOST = _cards("6C 4S 3H 9H TS JH 9S")
 
 
 def deal_document() -> dict[str, Any]:
-    """p.67-68: each player's first four cards turned up as his houses, the rest of his
+    """pp.67-68: each player's first four cards turned up as his houses, the rest of his
     26 face down as his hand (the next card to turn on top)."""
     return {
         "format": "rbank-position/1",
