@@ -171,3 +171,21 @@ def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, b
     resign(game_id=game.pk, user=alice)
     deal_page = browser(alice).get(reverse("game-replay", args=[game.pk]), {"step": "0"})
     assert "Under H1" in deal_page.content.decode()  # revealed once the game is over
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_presets_table_is_drawn_for_both_players_and_after_the_end(
+    preset: str, alice: User, bob: User
+) -> None:
+    game = start_game(alice, bob, rules=preset, seed=5)
+    position = from_document(game.position)
+    for seat, user in enumerate((alice, bob)):
+        page = browser(user).get(reverse("game", args=[game.pk]))
+        assert page.status_code == 200
+        assert leaks(page.content.decode(), position, seat) == []
+        assert browser(user).get(reverse("game-replay", args=[game.pk])).status_code == 200
+    resign(game_id=game.pk, user=alice)
+    deal_page = browser(alice).get(reverse("game-replay", args=[game.pk]), {"step": "0"})
+    drawn = deal_page.content.decode().count("data-card=")
+    # Every card of the deal, face up (a reserve's top shows on the table and in its list).
+    assert drawn == len(list(position.cards())) + sum(1 for s in position.seats if s.reserve)
