@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .cards import ACE, SUITS, Card, full_pack, rank_of, suit_of
+from .cards import ACE, FACE_MASK, JOKER, SUITS, Card, full_pack, make_card, rank_of, suit_of
 from .position import Position, SeatPiles
 from .rules import CUT_HIGHER, CUT_LOWER, HIGHER_RESERVE, PRESETS, TABLEAU, Rules
 from .shuffle import DEAL_DOMAIN, SeedStream, reshuffle_key
@@ -62,8 +62,13 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
         hand = pack[size + down + hps :]
         position.seats[s] = SeatPiles(reserve=reserve, hand=hand)
         for k, card in enumerate(houses):
+            if card & FACE_MASK == JOKER:  # G3: put aside; the house takes the next card
+                position.set_aside.append(card)
+                card = hand.pop()
             position.houses[s * hps + k] = [card]
             position.houses_down[s * hps + k] = rows[k::hps]
+    for seat in position.seats:  # G3: a joker on top of a reserve is put aside
+        position.set_aside_jokers(seat)
     if rules.reserve_face_down:  # V9: nobody sees a reserve card yet
         for seat in position.seats:
             seat.reserve, seat.reserve_down = [], seat.reserve
@@ -80,22 +85,24 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
 
 
 def seat_cards(stream: SeedStream, rules: Rules) -> list[list[Card]]:
-    """The cards each seat plays with, shuffled from the seed (R2.1): its own pack,
-    or with one pack (G2, G4) that pack shuffled once and shared, by suits when the
-    rules give each seat its suits (``seat_suits``), else in halves."""
-    if rules.packs != 1:
+    """The cards each seat plays with, shuffled from the seed (R2.1): its own pack
+    when there is one pack per seat; else every pack (and G3's jokers) shuffled
+    together once and shared, by suits when the rules give each seat its suits
+    (``seat_suits``, G2), else in equal shares (G3, G4)."""
+    if rules.packs == rules.seats and not rules.jokers:
         out = []
         for s in range(rules.seats):
             pack = full_pack(s)
             stream.shuffle(pack)
             out.append(pack)
         return out
-    pack = full_pack(0)
-    stream.shuffle(pack)
+    pool = [card for p in range(rules.packs) for card in full_pack(p)]
+    pool += [make_card(0, 0, rules.packs)] * rules.jokers  # G3: the joker is pack C's
+    stream.shuffle(pool)
     if rules.seat_suits:
-        return [[c for c in pack if SUITS[suit_of(c)] in suits] for suits in rules.seat_suits]
-    share = len(pack) // rules.seats
-    return [pack[s * share : (s + 1) * share] for s in range(rules.seats)]
+        return [[c for c in pool if SUITS[suit_of(c)] in suits] for suits in rules.seat_suits]
+    share = len(pool) // rules.seats
+    return [pool[s * share : (s + 1) * share] for s in range(rules.seats)]
 
 
 def first_seat(position: Position, stream: SeedStream) -> int:

@@ -103,6 +103,11 @@ def to_document(position: Position) -> dict[str, Any]:
         doc["engine"]["reserve_down"] = {
             letters[i]: bool(seat.reserve_down) for i, seat in enumerate(position.seats)
         }
+    if position.rules.jokers or position.set_aside:  # G3
+        doc["engine"]["set_aside"] = _names(position.set_aside)
+        packs["set_aside"] = _packs(position.set_aside, letters)
+    if position.rules.retire_first_empty_house:  # G3
+        doc["engine"]["retired_house"] = position.retired_house
     if position.rules.shuffle_waste:  # V13: referee only, like the hidden cards
         doc["engine"]["reshuffle_key"] = position.reshuffle_key
         doc["engine"]["reshuffles"] = dict(zip(letters, position.reshuffles, strict=True))
@@ -114,8 +119,11 @@ def dumps(position: Position, indent: int | None = None) -> str:
 
 
 class _Reader:
-    def __init__(self, doc: dict[str, Any], letters: str, pack_letters: str) -> None:
+    def __init__(
+        self, doc: dict[str, Any], letters: str, pack_letters: str, *, jokers: bool = False
+    ) -> None:
         self.letters = letters
+        self.jokers = jokers  # G3: a joker may lie in a hidden pile
         # The packs' letters: one per seat, or only "A" with a single pack (G2, G4).
         self.pack_letters = pack_letters
         self.pack_bases = {letter: 64 * i for i, letter in enumerate(pack_letters)}
@@ -149,19 +157,19 @@ class _Reader:
                 raise BadPosition(f"engine.packs for {where}: unknown pack {letters[i]!r}")
             face = _FACES.get(name) if isinstance(name, str) else None
             if face is None:  # not in output form: read it the long way, or refuse it
-                face = self._face(name, where)
+                face = self._face(name, where, self.jokers)
             cards.append(pack * 64 + face)
         return cards
 
     @staticmethod
-    def _face(name: object, where: str) -> int:
+    def _face(name: object, where: str, jokers: bool) -> int:
         if not isinstance(name, str):
             raise BadPosition(f"{where}: {name!r} is not a card")
         try:
             face = parse_card(name) & FACE_MASK
         except ValueError as exc:
             raise BadPosition(f"{where}: {exc}") from None
-        if face == JOKER:  # only the three-player game (G3) has one
+        if face == JOKER and not jokers:  # only the three-player game (G3) has one
             raise BadPosition(f"{where}: there is no joker in this game")
         return face
 
@@ -196,7 +204,7 @@ def from_document(doc: object) -> Position:
     rules = rules_from_document(doc.get("rules"))
     letters = rules.seat_names
     one_pack = rules.packs == 1  # G2, G4: every card is of pack A
-    reader = _Reader(doc, letters, letters[:1] if one_pack else letters)
+    reader = _Reader(doc, letters, letters[:1] if one_pack else letters, jokers=rules.jokers > 0)
     hps = rules.houses_per_seat
     foundations = reader.pile_list(doc, "foundations", rules.foundations, [0] * rules.foundations)
     house_packs = [0 if one_pack else h // hps for h in range(rules.houses)]
@@ -217,7 +225,7 @@ def from_document(doc: object) -> Position:
             raise BadPosition(f"seat {letter} is missing")
         seat_packs = reader.packs.get(letter)
         seat_packs = seat_packs if isinstance(seat_packs, dict) else {}
-        pack = 0 if one_pack else s
+        pack = 0 if one_pack else min(s, rules.packs - 1)  # G3: three seats, two packs
         piles = [
             reader.pile(data.get(k, []), f"{letter}.{k}", seat_packs.get(k), pack)
             for k in ("reserve", "hand", "waste")
@@ -246,6 +254,15 @@ def from_document(doc: object) -> Position:
         to_move=letters.index(to_move),
         houses_down=houses_down,
     )
+    if "set_aside" in reader.engine:  # G3
+        position.set_aside = reader.pile(
+            reader.engine["set_aside"], "engine.set_aside", reader.packs.get("set_aside"), 0
+        )
+    retired = reader.engine.get("retired_house")
+    if retired is not None:  # G3
+        if not (isinstance(retired, int) and 0 <= retired < rules.houses) or houses[retired]:
+            raise BadPosition("engine.retired_house must be the index of an empty house or null")
+        position.retired_house = retired
     _check_cards(position)
     _read_status(position, doc, reader)
     position.reveal_reserve()  # V9: a face-down reserve with nothing to wait for turns up
@@ -254,7 +271,7 @@ def from_document(doc: object) -> Position:
 
 def _check_cards(position: Position) -> None:
     copies = Counter(map(FACE_MASK.__and__, position.cards()))
-    packs = 1 if position.rules.packs == 1 else position.rules.seats
+    packs = position.rules.packs
     too_many = sorted(card_name(face) for face, n in copies.items() if n > packs)
     if too_many:
         most = "one copy" if packs == 1 else f"{packs} copies"

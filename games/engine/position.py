@@ -25,6 +25,7 @@ from .cards import (
     ACE,
     FACE_MASK,
     FOUNDATION_NEXT,
+    JOKER,
     Card,
     Face,
     card_label,
@@ -211,6 +212,7 @@ class Position:
         "_fwant",
         "_groups",
         "_house_fits",
+        "_jokers",
         "_lenient",
         "_load_fits",
         "_load_houses",
@@ -218,6 +220,7 @@ class Position:
         "_p1",
         "_rdown",
         "_release",
+        "_retire",
         "_rmoves",
         "_smoves",
         "_spaces",
@@ -233,9 +236,11 @@ class Position:
         "quiet_turns",
         "reshuffle_key",
         "reshuffles",
+        "retired_house",
         "rules",
         "score",
         "seats",
+        "set_aside",
         "status",
         "to_move",
         "turn_moves",
@@ -287,6 +292,10 @@ class Position:
         # times each seat's waste has been shuffled into a new hand.
         self.reshuffle_key: str | None = None
         self.reshuffles: list[int] = [0] * r.seats
+        #: G3: the jokers put aside, out of the game, and the house that left play
+        #: when it was the first to be emptied (None until then).
+        self.set_aside: list[Card] = []
+        self.retired_house: int | None = None
         self._table: _MoveTable = _move_table(r.foundations, r.houses, r.seats)
         self._init_options()
         self._fwant: dict[Face, list[int]] | None = None
@@ -333,6 +342,9 @@ class Position:
         self._borrow: bool = r.take_opponent_waste
         self._fill_waste: bool = r.fill_from_waste and r.own_waste_available
         self._closed: bool = r.complete_suits_closed
+        #: G3: a joker may show; the first emptied house leaves play.
+        self._jokers: bool = r.jokers > 0
+        self._retire: bool = r.retire_first_empty_house
         #: Any of these: ``legal_moves`` then calls ``_extra_moves``.
         self._extras: bool = (
             not r.load_from_houses or r.take_opponent_waste or r.complete_suits_closed
@@ -365,6 +377,10 @@ class Position:
         other.turns = self.turns
         other.reshuffle_key = self.reshuffle_key
         other.reshuffles = self.reshuffles[:]
+        other.set_aside = self.set_aside[:]
+        other.retired_house = self.retired_house
+        other._jokers = self._jokers
+        other._retire = self._retire
         other._table = self._table
         other._own_waste = self._own_waste
         other._waste_row = self._waste_row
@@ -424,7 +440,7 @@ class Position:
 
     def cards(self) -> Iterator[Card]:
         """Every card in the position, in no particular order."""
-        piles = [*self.foundations, *self.houses, *self.houses_down]
+        piles = [*self.foundations, *self.houses, *self.houses_down, self.set_aside]
         for seat in self.seats:
             piles += (seat.reserve, seat.reserve_down, seat.hand, seat.waste)
         turned = [s.turned for s in self.seats if s.turned is not None]
@@ -510,6 +526,7 @@ class Position:
         empty: list[int] = []
         sources: list[tuple[int, Face]] = []  # (source number, face); see _MoveTable
         house_fits = self._house_fits
+        retired = -1 if self.retired_house is None else self.retired_house  # G3
         if seat.reserve:
             sources.append((0, seat.reserve[-1] & FACE_MASK))
         if seat.turned is not None:
@@ -524,7 +541,7 @@ class Position:
                         accepts[face] = [j]
                     else:
                         targets.append(j)
-            else:
+            elif j != retired:
                 empty.append(j)
         if self._own_waste and seat.waste:  # V1
             sources.append((self._waste_row, seat.waste[-1] & FACE_MASK))
@@ -888,6 +905,8 @@ class Position:
             return []
         houses = self.houses
         blocked = set(blocked) | {h}
+        if self.retired_house is not None:  # G3: it takes no card
+            blocked.add(self.retired_house)
         tops = {j: p[-1] & FACE_MASK for j, p in enumerate(houses) if p and j not in blocked}
         empty = [j for j, p in enumerate(houses) if not p and j not in blocked]
         if not empty_houses:
@@ -997,6 +1016,8 @@ class Position:
             return None
         face = seat.reserve[-1] & FACE_MASK
         for j, pile in enumerate(self.houses):
+            if j == self.retired_house:  # G3
+                continue
             if not pile or face in self._house_fits[pile[-1] & FACE_MASK]:
                 return j
         return None
@@ -1103,6 +1124,11 @@ class Position:
                 )
             pile = self.houses[di]
             if not pile:
+                if di == self.retired_house:  # G3
+                    return IllegalMove(
+                        "S4",
+                        f"{pile_name(HOUSE, di)} has left play: it was the first house emptied",
+                    )
                 # G4: a closed house (a whole suit) lets no card go. Only an empty house
                 # could take its top card: with one pack nothing else fits it.
                 if self._closed and move.src == HOUSE and self._is_closed(move.si):
@@ -1201,7 +1227,7 @@ class Position:
         else:
             return None
         for j, pile in enumerate(self.houses):
-            if not pile:
+            if not pile and j != self.retired_house:  # G3: a retired house is no space
                 return IllegalMove(
                     "S3",
                     f"{pile_name(HOUSE, j)} is empty: fill the empty houses from {source} "
@@ -1238,7 +1264,7 @@ class Position:
         houses = self.houses
         if (
             self.seats[self.to_move].reserve
-            and all(houses)
+            and all(p or j == self.retired_house for j, p in enumerate(houses))
             and self.turn_moves < self.rules.max_turn_moves
         ):
             for h in range(len(houses)):
@@ -1291,6 +1317,8 @@ class Position:
             if src == RESERVE:
                 card = seat.reserve.pop()
                 self.turn_productive = True
+                if self._jokers:  # G3: the joker under it shows and is put aside
+                    self.set_aside_jokers(seat)
             elif src == TURNED:
                 assert seat.turned is not None
                 card = seat.turned
@@ -1300,8 +1328,8 @@ class Position:
             elif src == HOUSE:
                 pile = self.houses[move.si]
                 card = pile.pop()
-                if not pile and self._down and self.houses_down[move.si]:  # V7
-                    pile.append(self.houses_down[move.si].pop())
+                if not pile:
+                    self._emptied(move.si)
             elif src == WASTE:  # the own waste (V1): a card the mover gets rid of
                 card = seat.waste.pop()
                 self.turn_productive = True
@@ -1341,6 +1369,11 @@ class Position:
                 if self.rules.shuffle_waste:
                     self._reshuffle(m)
             seat.turned = seat.hand.pop()
+            if self._jokers and seat.turned & FACE_MASK == JOKER:  # G3: put aside
+                self.set_aside.append(seat.turned)
+                seat.turned = None
+                if not seat.has_cards:  # the joker was its last card (R8.1)
+                    self._finish_won(m, BY_CARDS)
         else:
             self._end_turn()
 
@@ -1356,9 +1389,24 @@ class Position:
         assert k is not None, "a checked group move has a run that fits"
         target.extend(source[k:])
         del source[k:]
-        if not source and self._down and self.houses_down[move.si]:  # V7
-            source.append(self.houses_down[move.si].pop())
+        if not source:
+            self._emptied(move.si)
         return True
+
+    def _emptied(self, h: int) -> None:
+        """House ``h`` has just lost its last face-up card: V7 turns up the face-down
+        card under it; under G3 the first house emptied leaves play."""
+        if self._down and self.houses_down[h]:  # V7
+            self.houses[h].append(self.houses_down[h].pop())
+        elif self._retire and self.retired_house is None:  # G3
+            self.retired_house = h
+
+    def set_aside_jokers(self, seat: SeatPiles) -> None:
+        """G3: a joker on top of ``seat``'s reserve leaves the game; the card under it
+        is turned up (R4.3)."""
+        reserve = seat.reserve
+        while reserve and reserve[-1] & FACE_MASK == JOKER:
+            self.set_aside.append(reserve.pop())
 
     def _reshuffle(self, m: int) -> None:
         """V13: shuffle the new hand of seat ``m``, from its key, seat and count."""
@@ -1453,11 +1501,18 @@ class Position:
         self._finish(STALEMATE, None, score, ending)
 
     def forfeit(self, seat: int, ending: str = BY_RESIGNATION) -> None:
-        """R8.6: ``seat`` resigns or runs out of time; the opponent scores 30 + 20 + its count."""
+        """R8.6: ``seat`` resigns or runs out of time; the opponent scores 30 + 20 + its count.
+
+        G3 (**Decision**, the source is silent): with three seats the game ends for all;
+        the forfeiting seat pays each of the others as if each had beaten it alone,
+        and nobody is named the winner."""
         self._ensure_playing()
-        if len(self.seats) != 2:
-            raise ValueError("forfeit scoring is defined for two seats")
-        self._finish_won(1 - seat, ending, self.rules.forfeit_penalty)
+        if len(self.seats) == 2:
+            self._finish_won(1 - seat, ending, self.rules.forfeit_penalty)
+            return
+        owed = self.rules.win_bonus + self.rules.forfeit_penalty + self.seats[seat].count
+        score = [0 if s == seat else owed for s in range(len(self.seats))]
+        self._finish(WON, None, score, ending)
 
     def _ensure_playing(self) -> None:
         if self.status != PLAYING:

@@ -70,6 +70,11 @@ class Rules:
     fill_from_waste: bool = False
     #: ... and a house holding a whole suit is closed: nothing leaves or joins it.
     complete_suits_closed: bool = False
+    #: G3: jokers shuffled in with the packs. The packs are then pooled and dealt out
+    #: in equal shares, and a joker is set aside, out of the game, as soon as it shows.
+    jokers: int = 0
+    #: G3: the first house to be emptied leaves play for the rest of the game.
+    retire_first_empty_house: bool = False
     #: R7.6: moves per turn before only foundation moves, T, C-W and E remain.
     max_turn_moves: int = 500
     #: R8.4 backstop: a game reaching this many turns ends in stalemate.
@@ -202,6 +207,15 @@ PRESETS: Final[dict[str, Rules]] = {
         fill_from_waste=True,
         complete_suits_closed=True,
     ),
+    "three-player": Rules(
+        preset="three-player",
+        seats=3,
+        packs=2,
+        jokers=1,
+        reserve_size=8,
+        houses_per_seat=3,
+        retire_first_empty_house=True,
+    ),
     "wikipedia": Rules(
         preset="wikipedia",
         starter=CUT_HIGHER,
@@ -241,6 +255,11 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
         "each, four houses each turned from the hand, no reserve and no foundations; "
         "houses are built in suit up or down, King next to Ace, and the first player "
         "to get rid of every card wins (seed 001)."
+    ),
+    "three-player": (
+        "Three players, two packs and a joker shuffled together, 35 cards each: a reserve "
+        "of eight, three houses and a hand of 24. The first house to be emptied leaves "
+        "play; the joker is put aside when it shows (seed 000, three-player variant)."
     ),
     "wikipedia": (
         "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "

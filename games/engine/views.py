@@ -52,6 +52,10 @@ def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
             "turned": None if seat.turned is None else card_name(seat.turned),
             "count": seat.count,
         }
+    if position.rules.jokers or position.set_aside:  # G3: the jokers put aside, face up
+        out["set_aside"] = [card_name(c) for c in position.set_aside]
+    if position.rules.retire_first_empty_house:  # G3: the house that left play, or null
+        out["retired_house"] = position.retired_house
     out["status"] = position.status
     out["winner"] = None if position.winner is None else letters[position.winner]
     out["score"] = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine import Position, Rules, from_document
-from games.engine.cards import Card, full_pack
+from games.engine.cards import Card, full_pack, make_card
 
 
 def _cards(text: str | None) -> list[str]:
@@ -68,7 +68,7 @@ def legal(pos: Position) -> list[str]:
 
 
 def dealt_cards(rules: Rules) -> list[Card]:
-    """Every card a deal under ``rules`` holds, sorted: a pack per seat (R1.1), or the
-    one pack of the one-pack games (G2, G4)."""
-    packs = 1 if rules.packs == 1 else rules.seats
-    return sorted(c for p in range(packs) for c in full_pack(p))
+    """Every card a deal under ``rules`` holds, sorted: a pack per seat (R1.1), the
+    one pack of the one-pack games (G2, G4), or G3's two packs and joker."""
+    jokers = [make_card(0, 0, rules.packs)] * rules.jokers
+    return sorted([c for p in range(rules.packs) for c in full_pack(p)] + jokers)
