@@ -420,6 +420,16 @@ class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
     opponent = serializers.CharField(
         required=False, allow_null=True, help_text="A username to challenge"
     )
+    second_opponent = serializers.CharField(
+        required=False,
+        allow_null=True,
+        help_text="The three-player game (rules three-player): the other named opponent",
+    )
+    accepted_by = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="Who has accepted, in seat order (B, then C)",
+    )
     email = serializers.EmailField(
         required=False, allow_blank=True, help_text="Invite someone by e-mail"
     )
@@ -473,6 +483,8 @@ CHALLENGE = OpenApiExample(
         "id": 3,
         "challenger": "alice",
         "opponent": "bob",
+        "second_opponent": None,
+        "accepted_by": [],
         "email": "",
         "open": False,
         "rules": "pagat",
@@ -499,6 +511,14 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
         "id": challenge.pk,
         "challenger": challenge.challenger.get_username(),
         "opponent": challenge.opponent.get_username() if challenge.opponent else None,
+        "second_opponent": (
+            challenge.second_opponent.get_username() if challenge.second_opponent else None
+        ),
+        "accepted_by": [
+            player.get_username()
+            for player in (challenge.accepted_by, challenge.second_accepted_by)
+            if player is not None
+        ],
         # Only the challenger sees the address they invited.
         "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
         "open": challenge.is_open,
@@ -538,6 +558,11 @@ class ChallengeListApi(APIView):
                 request_only=True,
             ),
             OpenApiExample("Open to anyone", value={"open": True}, request_only=True),
+            OpenApiExample(
+                "Three players",
+                value={"rules": "three-player", "opponent": "bob", "second_opponent": "carol"},
+                request_only=True,
+            ),
             CHALLENGE,
         ],
         summary="Challenge a player, invite by e-mail, or open a challenge",
@@ -550,6 +575,7 @@ class ChallengeListApi(APIView):
         challenge = challenges.create_challenge(
             user,
             opponent=values.get("opponent"),
+            second_opponent=values.get("second_opponent"),
             email=values.get("email"),
             is_open=values["open"],
             rules=values["rules"],

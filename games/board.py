@@ -4,9 +4,10 @@ Everything here starts from ``games.engine.view`` (or, once a game is over,
 ``revealed_view``), so a page can only show what that seat may see.
 
 Layout decisions (docs/pages.md): the viewer sits at the bottom and the opponent
-at the top (a spectator or a finished game puts A at the bottom); houses H1-H4
-are on the left, H5-H8 on the right, for both players, so a pile has one place
-whoever looks; the foundations are in the middle, two by two.
+at the top (a spectator or a finished game puts A at the bottom; in the
+three-player game both opponents sit at the top, in turn order); the first half of
+the houses (H1-H4) is on the left, the rest on the right, for every player, so a
+pile has one place whoever looks; the foundations are in the middle, two by two.
 """
 
 from __future__ import annotations
@@ -96,19 +97,20 @@ class SeatPanel:
 @dataclass
 class Board:
     rows: list[tuple[Pile | None, list[Pile], Pile | None]]
-    top: SeatPanel
+    tops: list[SeatPanel]  # the opponents, in turn order after the bottom seat
     bottom: SeatPanel
     legal_moves: list[str]  # relative notation, for the viewer when it is their turn
     can_turn: bool
     can_discard: bool
     can_end: bool
     revealed: dict[str, dict[str, list[CardFace]]] | None  # a finished game's face-down cards
+    set_aside: list[CardFace] = field(default_factory=list)  # G3: the joker, out of play
 
     @property
     def piles(self) -> Iterable[Pile]:
         for left, foundations, right in self.rows:
             yield from (p for p in (left, *foundations, right) if p is not None)
-        for panel in (self.top, self.bottom):
+        for panel in (*self.tops, self.bottom):
             yield from (panel.reserve, panel.hand, panel.waste, panel.turned)
 
 
@@ -125,26 +127,29 @@ def revealed_view(position: Position) -> dict[str, Any]:
     return out
 
 
-def _absolute(name: str, mover: str, other: str) -> str:
-    """A pile named in a move by ``mover`` as the page's pile id."""
+def _absolute(name: str, mover: str, letters: str) -> str:
+    """A pile named in a move by ``mover`` as the page's pile id: ``OR`` is the next
+    seat's reserve, ``OR2`` the one after (three seats)."""
     if name.startswith("F") or name.startswith("H"):
         return name
-    return {"R": "R" + mover, "W": "W" + mover, "C": "C" + mover}.get(
-        name, {"OR": "R" + other, "OW": "W" + other}.get(name, name)
-    )
+    if name in ("R", "W", "C"):
+        return name + mover
+    if name[:2] in ("OR", "OW"):
+        distance = int(name[2:] or 1)
+        return name[1] + letters[(letters.index(mover) + distance) % len(letters)]
+    return name
 
 
-def moved_piles(moves: list[str], mover: str | None) -> set[str]:
+def moved_piles(moves: list[str], mover: str | None, letters: str = "AB") -> set[str]:
     """Page ids of the piles a turn's moves took cards from or put cards on."""
     if not mover:
         return set()
-    other = "B" if mover == "A" else "A"
     touched = set()
     for move in moves:
         if move == "T":
             touched |= {"HAND" + mover, "C" + mover}
         elif "-" in move:
-            touched |= {_absolute(part, mover, other) for part in move.split("-")}
+            touched |= {_absolute(part, mover, letters) for part in move.split("-")}
     return touched
 
 
@@ -157,16 +162,20 @@ def build_board(
 ) -> Board:
     """The table from a view (``games.engine.view`` or ``revealed_view``)."""
     viewer = seen["viewer"]
+    letters = "".join(letter for letter in "ABC" if letter in seen)
     bottom_letter = viewer or "A"
-    top_letter = "B" if bottom_letter == "A" else "A"
-    moved = moved_piles(last_turn[1], last_turn[0])
+    at = letters.index(bottom_letter)
+    top_letters = [letters[(at + d) % len(letters)] for d in range(1, len(letters))]
+    moved = moved_piles(last_turn[1], last_turn[0], letters)
     moves = legal_moves or []
 
-    def relative(letter: str, own: str, opponent: str) -> str:
-        # Only the viewer ever moves from this page, so names are relative to them.
+    def relative(letter: str, pile: str) -> str:
+        # Only the viewer ever moves from this page, so names are relative to them:
+        # R, OR (the next seat), OR2 (the seat after it, three seats).
         if viewer is None:
             return ""
-        return own if letter == viewer else opponent
+        distance = (letters.index(letter) - letters.index(viewer)) % len(letters)
+        return pile if distance == 0 else f"O{pile}" + ("" if distance == 1 else str(distance))
 
     def panel(letter: str) -> SeatPanel:
         seat = seen[letter]
@@ -177,7 +186,7 @@ def build_board(
             f"{who}'s reserve",
             [card_face(reserve["top"])] if reserve["top"] else [],
             reserve["count"],
-            relative(letter, "R", "OR"),
+            relative(letter, "R"),
             back=letter.lower() if reserve["count"] > 1 else "",
         )
         hand = Pile(
@@ -193,7 +202,7 @@ def build_board(
             f"{who}'s waste",
             [card_face(waste["top"])] if waste["top"] else [],
             waste["count"],
-            relative(letter, "W", "OW"),
+            relative(letter, "W"),
         )
         turned = Pile(
             "C" + letter,
@@ -217,9 +226,13 @@ def build_board(
             waste_cards=[card_face(c) for c in waste.get("cards", [])],
         )
 
+    retired = seen.get("retired_house")  # G3
+
     def pile(kind: str, index: int, cards: list[str], down: int = 0) -> Pile:
         pid = f"{kind}{index + 1}"
         label = ("Foundation " if kind == "F" else "House ") + str(index + 1)
+        if kind == "H" and index == retired:
+            label += " (out of play: the first house emptied)"
         shown = cards if kind == "H" else cards[-1:]
         return Pile(
             pid,
@@ -254,18 +267,19 @@ def build_board(
                 part: [card_face(c) for c in seen[letter][part]["cards"]]
                 for part in ("reserve", "hand", "waste")
             }
-            for letter in (bottom_letter, top_letter)
+            for letter in (bottom_letter, *top_letters)
         }
         for i, cards in enumerate(seen.get("houses_down_cards", [])):
             if cards:
                 revealed.setdefault("houses", {})[f"under H{i + 1}"] = [card_face(c) for c in cards]
     return Board(
         rows=rows,
-        top=panel(top_letter),
+        tops=[panel(letter) for letter in top_letters],
         bottom=panel(bottom_letter),
         legal_moves=moves,
         can_turn="T" in moves,
         can_discard="C-W" in moves,
         can_end="E" in moves,
         revealed=revealed,
+        set_aside=[card_face(c) for c in seen.get("set_aside", [])],
     )

@@ -5,6 +5,10 @@ Who may answer:
 * an e-mail invitation: whoever follows the link, signed in (the link's token is the
   secret, as with any invitation link); an invitee without an account signs up first;
 * an open challenge: any signed-in player but the challenger accepts.
+A three-player challenge (G3) names both opponents, each of whom must accept, or is
+open, and fills its seats in the order players accept: the game is dealt when the
+second one does. It is never an e-mail invitation (an invitee without an account
+could not be told apart from a second stranger following the same link).
 Only the challenger cancels. Every answer locks the challenge row, so two players
 racing to accept an open challenge start exactly one game.
 """
@@ -40,6 +44,7 @@ def create_challenge(
     challenger: User,
     *,
     opponent: str | None = None,
+    second_opponent: str | None = None,
     email: str | None = None,
     is_open: bool = False,
     rules: str = "pagat",
@@ -56,6 +61,18 @@ def create_challenge(
     if rules not in PRESETS:
         raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
     rule_options = check_rule_options(rules, rule_options or {})
+    seats = rules_from_document({"preset": rules, **rule_options}).seats
+    if seats == 3 and (email or (bool(opponent) != bool(second_opponent))):
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            "a three-player challenge names both opponents (opponent and second_opponent) "
+            "or is open",
+        )
+    if seats == 2 and second_opponent:
+        raise ServiceError(
+            400, "BAD_REQUEST", f"the {rules} rules are for two players: no second_opponent"
+        )
     if stop_mode not in StopMode.values:
         raise ServiceError(
             400, "BAD_REQUEST", f"stop_mode must be one of: {', '.join(StopMode.values)}"
@@ -66,13 +83,10 @@ def create_challenge(
     problem = clock.validate()
     if problem:
         raise ServiceError(400, "BAD_REQUEST", problem)
-    named = None
-    if opponent:
-        named = User.objects.filter(username__iexact=opponent, is_active=True).first()
-        if named is None:
-            raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {opponent!r}")
-        if named.pk == challenger.pk:
-            raise ServiceError(400, "SAME_PLAYER", "you cannot challenge yourself")
+    named = _named_player(challenger, opponent) if opponent else None
+    second = _named_player(challenger, second_opponent) if second_opponent else None
+    if named is not None and second is not None and named.pk == second.pk:
+        raise ServiceError(400, "SAME_PLAYER", "name two different opponents")
     if email:
         try:
             validate_email(email)
@@ -83,6 +97,7 @@ def create_challenge(
         challenge = Challenge(
             challenger=challenger,
             opponent=named,
+            second_opponent=second,
             email=email or "",
             is_open=is_open,
             token=secrets.token_urlsafe(32),
@@ -95,9 +110,19 @@ def create_challenge(
         challenge.save()
         if email:
             notify("invitation", email=email, challenge=challenge)
-        elif named is not None:
-            notify("invitation", user=named, challenge=challenge)
+        for player in (named, second):
+            if player is not None:
+                notify("invitation", user=player, challenge=challenge)
     return challenge
+
+
+def _named_player(challenger: User, username: str) -> User:
+    named = User.objects.filter(username__iexact=username, is_active=True).first()
+    if named is None:
+        raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {username!r}")
+    if named.pk == challenger.pk:
+        raise ServiceError(400, "SAME_PLAYER", "you cannot challenge yourself")
+    return named
 
 
 def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -153,7 +178,7 @@ def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
     if user.pk == challenge.challenger_id:
         raise ServiceError(400, "SAME_PLAYER", "you cannot answer your own challenge")
     allowed = (
-        (challenge.opponent_id is not None and challenge.opponent_id == user.pk)
+        user.pk in (challenge.opponent_id, challenge.second_opponent_id)
         or challenge.is_open
         or (
             bool(challenge.email)
@@ -166,15 +191,35 @@ def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
 
 
 def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
-    """Accept: the game (or the match's first game) is dealt at once; the challenger is A."""
+    """Accept: the game (or the match's first game) is dealt at once; the challenger is A.
+    A three-player challenge waits for its second acceptance (G3)."""
     with transaction.atomic():
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
         _pending(challenge)
+        players = [challenge.challenger, user]
+        if challenge.game_rules().seats == 3:
+            if challenge.accepted_by_id is None:
+                challenge.accepted_by = user  # seat B; the game waits for seat C
+                challenge.save(update_fields=["accepted_by"])
+                return challenge
+            if challenge.accepted_by_id == user.pk:
+                raise ServiceError(
+                    409,
+                    "ALREADY_ACCEPTED",
+                    "you have accepted: the game starts when a third player does",
+                )
+            assert challenge.accepted_by is not None
+            players = [challenge.challenger, challenge.accepted_by, user]
+            challenge.second_accepted_by = user
+        else:
+            challenge.accepted_by = user
+        third = players[2] if len(players) == 3 else None
         if challenge.match_target:
             match = start_match(
-                challenge.challenger,
-                user,
+                players[0],
+                players[1],
+                player_c=third,
                 target=challenge.match_target,
                 rules=challenge.rules,
                 rule_options=challenge.rule_options,
@@ -184,15 +229,15 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
             game = match.games.get()
         else:
             game = start_game(
-                challenge.challenger,
-                user,
+                players[0],
+                players[1],
+                player_c=third,
                 rules=challenge.rules,
                 rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
             )
         challenge.status = Challenge.Status.ACCEPTED
-        challenge.accepted_by = user
         challenge.game = game
         challenge.answered_at = timezone.now()
         challenge.save()
@@ -230,10 +275,14 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
         Challenge.objects.filter(
             Q(challenger=user)
             | Q(opponent=user)
+            | Q(second_opponent=user)
             | Q(accepted_by=user)
+            | Q(second_accepted_by=user)
             | Q(is_open=True, status=Challenge.Status.PENDING)
         )
-        .select_related("challenger", "opponent")
+        .select_related(
+            "challenger", "opponent", "second_opponent", "accepted_by", "second_accepted_by"
+        )
         .order_by("-created_at", "-pk")
     )
 

@@ -32,17 +32,17 @@ SWEEP_BATCH = 500
 
 
 def _zone(game: Game, seat: int) -> ZoneInfo:
-    return ZoneInfo(profile_of(game.player_a if seat == 0 else game.player_b).time_zone)
+    return ZoneInfo(profile_of(game.user_at(seat)).time_zone)
 
 
 def start_turn(game: Game, seat: int, now: datetime) -> None:
     """The clock of ``seat`` starts: set its deadline and first reminder (not saved)."""
     control = game.clock()
-    profile = profile_of(game.player_a if seat == 0 else game.player_b)
+    profile = profile_of(game.user_at(seat))
     allowance = (
         timedelta(days=control.days_per_turn)
         if control.control == clocks.PER_TURN
-        else (game.bank_a if seat == 0 else game.bank_b) or control.initial_bank
+        else game.bank(seat) or control.initial_bank
     )
     # On vacation the clock starts when the vacation ends.
     away = profile.vacation_until
@@ -65,15 +65,12 @@ def charge_turn(game: Game, seat: int, now: datetime) -> None:
     spent = clocks.running_time(
         game.turn_started_at, now, weekend_pause=control.weekend_pause, zone=_zone(game, seat)
     )
-    bank = (game.bank_a if seat == 0 else game.bank_b) or control.initial_bank
+    bank = game.bank(seat) or control.initial_bank
     bank = min(
         max(bank - spent, timedelta(0)) + timedelta(days=control.bank_increment_days),
         timedelta(days=control.bank_cap_days),
     )
-    if seat == 0:
-        game.bank_a = bank
-    else:
-        game.bank_b = bank
+    game.set_bank(seat, bank)
 
 
 def next_reminder(
@@ -82,7 +79,7 @@ def next_reminder(
     """The next of the player's reminder points (hours before the deadline) after ``now``."""
     if game.deadline is None:
         return None
-    profile = profile or profile_of(game.player_a if seat == 0 else game.player_b)
+    profile = profile or profile_of(game.user_at(seat))
     points = [game.deadline - timedelta(hours=h) for h in profile.reminder_hours]
     future = [p for p in points if p > now]
     return min(future) if future else None
@@ -92,7 +89,7 @@ def locked_playing_game(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends, if it is still being played."""
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b")
+        .select_related("player_a", "player_b", "player_c")
         .filter(pk=game_id, status=Game.Status.PLAYING)
         .first()
     )
@@ -126,11 +123,11 @@ def remind(game_id: int, now: datetime | None = None) -> bool:
             return False
         if game.reminder_at is None or game.reminder_at > now or game.deadline is None:
             return False
-        seat = "AB".index(game.to_move)
+        seat = game.letters.index(game.to_move)
         left = game.deadline - now
         notify(
             "reminder",
-            user=game.player_a if seat == 0 else game.player_b,
+            user=game.user_at(seat),
             game=game,
             hours_left=max(1, round(left.total_seconds() / 3600)),
         )
@@ -199,26 +196,27 @@ def start_vacation(user: User, days: int, now: datetime | None = None) -> Profil
         pause = timedelta(days=days)
         games = (
             Game.objects.select_for_update(of=("self",))
-            .select_related("player_a", "player_b")
+            .select_related("player_a", "player_b", "player_c")
             .filter(status=Game.Status.PLAYING)
-            .filter(Q(player_a=user) | Q(player_b=user))
+            .filter(Q(player_a=user) | Q(player_b=user) | Q(player_c=user))
         )
         for game in games:
             seat = game.seat_of(user.pk)
             assert seat is not None
-            if game.to_move == "AB"[seat] and game.deadline is not None:
+            if game.to_move == game.letters[seat] and game.deadline is not None:
                 game.deadline += pause
                 if game.turn_started_at is not None:
                     game.turn_started_at += pause
                 game.reminder_at = next_reminder(game, seat, now)
                 game.version += 1
                 game.save(update_fields=["deadline", "turn_started_at", "reminder_at", "version"])
-            opponent = game.player_b if seat == 0 else game.player_a
-            notify(
-                "vacation",
-                user=opponent,
-                game=game,
-                until=profile.vacation_until.isoformat(),
-                days=days,
-            )
+            for other, opponent in enumerate(game.players):
+                if other != seat:
+                    notify(
+                        "vacation",
+                        user=opponent,
+                        game=game,
+                        until=profile.vacation_until.isoformat(),
+                        days=days,
+                    )
         return profile

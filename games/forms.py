@@ -32,6 +32,13 @@ class NewGameForm(forms.Form):
         help_text="A username, or an e-mail address to invite someone new. "
         "Leave empty for an open challenge anyone may accept.",
     )
+    second_opponent = forms.CharField(
+        required=False,
+        max_length=150,
+        label="Second opponent (three-player rules only)",
+        help_text="With the three-player rules: the other username. Leave both opponents "
+        "empty for an open challenge that the first two takers join.",
+    )
     rules = forms.ChoiceField(
         choices=[
             (preset["name"], f"{preset['name']}: {PRESET_DESCRIPTIONS.get(preset['name'], '')}")
@@ -109,6 +116,9 @@ class NewGameForm(forms.Form):
 
     def clean_opponent(self) -> str:
         return str(self.cleaned_data["opponent"]).strip()
+
+    def clean_second_opponent(self) -> str:
+        return str(self.cleaned_data["second_opponent"]).strip()
 
     def time_control(self) -> TimeControl:
         data = self.cleaned_data

@@ -8,6 +8,7 @@ through ``games.engine.view``.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -91,27 +92,93 @@ def rules_label(preset: str, options: dict[str, Any]) -> str:
     return preset + (" + " + ", ".join(changes) if changes else "")
 
 
-class Match(RulesFields, TimeControlFields):
-    """Games between the same two players until one reaches the target score (R8.7)."""
+class SeatsFields(models.Model):
+    """The players by seat: A and B, and C in the three-player game (G3)."""
 
     player_a = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_a"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="%(class)s_as_a"
     )
     player_b = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="matches_as_b"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="%(class)s_as_b"
     )
+    player_c = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="%(class)s_as_c",
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def letters(self) -> str:
+        """The seats' letters, in turn order: ``AB`` or ``ABC``."""
+        return "ABC" if self.player_c_id is not None else "AB"
+
+    @property
+    def players(self) -> list[Any]:
+        """The users, by seat."""
+        users = [self.player_a, self.player_b]
+        return users if self.player_c_id is None else [*users, self.player_c]
+
+    def user_at(self, seat: int) -> Any:
+        return self.players[seat]
+
+    def player(self, seat: int) -> int:
+        ids = [self.player_a_id, self.player_b_id, self.player_c_id]
+        player = ids[seat]
+        assert player is not None
+        return player
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """0 for seat A, 1 for B, 2 for C, None for anyone else."""
+        if user_id is None:
+            return None
+        for seat, player in enumerate((self.player_a_id, self.player_b_id, self.player_c_id)):
+            if player == user_id:
+                return seat
+        return None
+
+    def names(self) -> dict[str, str]:
+        """Seat letter -> username."""
+        return {
+            letter: user.get_username()
+            for letter, user in zip(self.letters, self.players, strict=True)
+        }
+
+    @property
+    def title(self) -> str:
+        """``alice v bob`` (or ``alice v bob v carol``)."""
+        return " v ".join(user.get_username() for user in self.players)
+
+
+class Match(SeatsFields, RulesFields, TimeControlFields):
+    """Games between the same players until one reaches the target score (R8.7)."""
+
     target = models.PositiveIntegerField(default=300)
     total_a = models.PositiveIntegerField(default=0)
     total_b = models.PositiveIntegerField(default=0)
+    total_c = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self) -> str:
-        return f"Match {self.pk}: {self.total_a}-{self.total_b} of {self.target}"
+        return f"Match {self.pk}: {'-'.join(map(str, self.totals))} of {self.target}"
+
+    @property
+    def totals(self) -> list[int]:
+        return [self.total_a, self.total_b, self.total_c][: len(self.letters)]
+
+    def add_score(self, score: list[int]) -> None:
+        for seat, points in enumerate(score):
+            field = f"total_{self.letters[seat].lower()}"
+            setattr(self, field, getattr(self, field) + points)
 
 
-class Game(RulesFields, TimeControlFields):
+class Game(SeatsFields, RulesFields, TimeControlFields):
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
@@ -125,12 +192,6 @@ class Game(RulesFields, TimeControlFields):
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
     )
-    player_a = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_a"
-    )
-    player_b = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_as_b"
-    )
     #: The deal seed: secret while the game is played, revealed when it ends.
     seed = models.CharField(max_length=64)
     #: SHA-256 commitment to the seed, shown to both players from the deal on.
@@ -143,8 +204,9 @@ class Game(RulesFields, TimeControlFields):
     to_move = models.CharField(max_length=1, default="A")
     #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
     ending = models.CharField(max_length=16, blank=True)
-    #: The seat ("A"/"B") whose stalemate offer (R8.5) awaits an answer, or "".
-    stalemate_offer = models.CharField(max_length=1, blank=True)
+    #: The seats that have agreed to a stalemate (R8.5), the offering seat first
+    #: ("A", or "AC" with three seats), or "": it ends the game once every seat has.
+    stalemate_offer = models.CharField(max_length=3, blank=True)
     #: Number of moves in the log.
     ply = models.PositiveIntegerField(default=0)
     #: The moves of the turn under way, and the previous turn ``{"seat", "moves",
@@ -159,6 +221,7 @@ class Game(RulesFields, TimeControlFields):
     #: Time-bank control: each seat's time left, when its turn starts.
     bank_a = models.DurationField(null=True, blank=True)
     bank_b = models.DurationField(null=True, blank=True)
+    bank_c = models.DurationField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -171,20 +234,19 @@ class Game(RulesFields, TimeControlFields):
         ]
 
     def __str__(self) -> str:
-        return f"Game {self.pk}: {self.player_a} v {self.player_b}"
+        return f"Game {self.pk}: {self.title}"
 
-    def seat_of(self, user_id: int | None) -> int | None:
-        """0 for seat A, 1 for seat B, None for anyone else."""
-        if user_id is None:
-            return None
-        if user_id == self.player_a_id:
-            return 0
-        if user_id == self.player_b_id:
-            return 1
-        return None
+    def bank(self, seat: int) -> timedelta | None:
+        """Time-bank control: seat's time left when its turn starts."""
+        value: timedelta | None = getattr(self, f"bank_{self.letters[seat].lower()}")
+        return value
 
-    def player(self, seat: int) -> int:
-        return self.player_a_id if seat == 0 else self.player_b_id
+    def set_bank(self, seat: int, value: timedelta | None) -> None:
+        setattr(self, f"bank_{self.letters[seat].lower()}", value)
+
+    def previous_seat(self, seat: int) -> int:
+        """The seat that played just before ``seat`` (its opponent, with two seats)."""
+        return (seat - 1) % len(self.letters)
 
 
 class MoveRecord(models.Model):
@@ -249,6 +311,14 @@ class Challenge(RulesFields, TimeControlFields):
         blank=True,
         related_name="challenges_received",
     )
+    #: G3: the second named opponent of a three-player challenge.
+    second_opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received_second",
+    )
     email = models.EmailField(blank=True)
     is_open = models.BooleanField(default=False)
     #: The secret of the invitation link (e-mail invitations).
@@ -262,6 +332,15 @@ class Challenge(RulesFields, TimeControlFields):
         null=True,
         blank=True,
         related_name="challenges_accepted",
+    )
+    #: G3: who took the third seat. A three-player challenge stays pending, with
+    #: ``accepted_by`` set, until a second player accepts; seats follow acceptance order.
+    second_accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenges_accepted_second",
     )
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

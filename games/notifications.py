@@ -155,7 +155,9 @@ def email_context(row: Notification) -> dict[str, Any]:
         context["game_link"] = game_link(game.pk)
         context["board"] = board_text(view(position, seat))
         context["opponent"] = (
-            (game.player_b if seat == 0 else game.player_a).get_username()
+            " and ".join(
+                user.get_username() for other, user in enumerate(game.players) if other != seat
+            )
             if seat is not None
             else ""
         )
@@ -164,7 +166,17 @@ def email_context(row: Notification) -> dict[str, Any]:
             context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
-            context["their_score"] = position.score[1 - seat]
+            others = [
+                (user.get_username(), points)
+                for other, (user, points) in enumerate(
+                    zip(game.players, position.score, strict=True)
+                )
+                if other != seat
+            ]
+            context["their_score"] = "/".join(str(points) for _, points in others)
+            context["others_scores"] = " and ".join(
+                f"{name} scores {points}" for name, points in others
+            )
     if row.challenge is not None:
         context["challenge"] = row.challenge
         context["challenger"] = row.challenge.challenger.get_username()

@@ -20,14 +20,16 @@ from .stops import stop_refusal
 
 
 def games_of(user: User) -> QuerySet[Game]:
-    return Game.objects.filter(Q(player_a=user) | Q(player_b=user)).select_related(
-        "player_a", "player_b"
-    )
+    return Game.objects.filter(
+        Q(player_a=user) | Q(player_b=user) | Q(player_c=user)
+    ).select_related("player_a", "player_b", "player_c")
 
 
 def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     """The game if ``user`` plays in it; strangers get 404, as for a game that does not exist."""
-    game = Game.objects.select_related("player_a", "player_b").filter(pk=game_id).first()
+    game = (
+        Game.objects.select_related("player_a", "player_b", "player_c").filter(pk=game_id).first()
+    )
     if game is None or game.seat_of(user.pk) is None:
         raise ServiceError(404, "NOT_FOUND", "no such game")
     return game
@@ -85,7 +87,9 @@ def my_games(user: User, *, filter_: str | None = None) -> QuerySet[Game]:
     games = games_of(user)
     if filter_ == "my_turn":
         games = games.filter(status=Game.Status.PLAYING).filter(
-            Q(player_a=user, to_move="A") | Q(player_b=user, to_move="B")
+            Q(player_a=user, to_move="A")
+            | Q(player_b=user, to_move="B")
+            | Q(player_c=user, to_move="C")
         )
     elif filter_ == "active":
         games = games.filter(status=Game.Status.PLAYING)
@@ -102,17 +106,18 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "rules": game.rules,
         "rule_options": game.rule_options,
         "stop_mode": game.stop_mode,
-        "wrong_calls": {letter: int(game.wrong_calls.get(letter, 0)) for letter in "AB"},
-        "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
-        "seat": None if seat is None else "AB"[seat],
+        "wrong_calls": {letter: int(game.wrong_calls.get(letter, 0)) for letter in game.letters},
+        "players": game.names(),
+        "seat": None if seat is None else game.letters[seat],
         "status": game.status,
         "to_move": game.to_move,
-        "your_turn": game.status == Game.Status.PLAYING and seat == "AB".index(game.to_move),
+        "your_turn": game.status == Game.Status.PLAYING
+        and seat == game.letters.index(game.to_move),
         "stalemate_offer": game.stalemate_offer or None,
         "clock": {
             **asdict(game.clock()),
             "bank_seconds": (
-                {"A": _seconds(game.bank_a), "B": _seconds(game.bank_b)}
+                {letter: _seconds(game.bank(s)) for s, letter in enumerate(game.letters)}
                 if game.time_control == "bank"
                 else None
             ),
@@ -152,8 +157,7 @@ def export_game(game: Game) -> str:
     tags = [
         ("Game", str(game.pk)),
         ("Rules", game.rules),
-        ("A", game.player_a.get_username()),
-        ("B", game.player_b.get_username()),
+        *game.names().items(),
         ("SeedHash", game.seed_hash),
     ]
     if game.rule_options:
@@ -165,7 +169,10 @@ def export_game(game: Game) -> str:
     tags.append(("Status", game.status))
     if position.score is not None:
         tags.append(
-            ("Score", " ".join(f"{s}={p}" for s, p in zip("AB", position.score, strict=True)))
+            (
+                "Score",
+                " ".join(f"{s}={p}" for s, p in zip(game.letters, position.score, strict=True)),
+            )
         )
     if game.ending:
         tags.append(("Ending", game.ending))
@@ -211,8 +218,8 @@ def game_record(game: Game) -> dict[str, Any]:
         "id": game.pk,
         "rules": game.rules,
         "rule_options": game.rule_options,
-        "starter": None if game.starter is None else "AB"[game.starter],
-        "players": {"A": game.player_a.get_username(), "B": game.player_b.get_username()},
+        "starter": None if game.starter is None else game.letters[game.starter],
+        "players": game.names(),
         "seed": game.seed,
         "seed_hash": game.seed_hash,
         "start": to_document(start),
@@ -225,7 +232,9 @@ def game_record(game: Game) -> dict[str, Any]:
         "stop_mode": game.stop_mode,
         "status": game.status,
         "ending": game.ending,
-        "winner": None if position.winner is None else "AB"[position.winner],
-        "score": None if position.score is None else dict(zip("AB", position.score, strict=True)),
+        "winner": None if position.winner is None else game.letters[position.winner],
+        "score": (
+            None if position.score is None else dict(zip(game.letters, position.score, strict=True))
+        ),
         "final": to_document(position),
     }

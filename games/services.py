@@ -74,6 +74,7 @@ def start_game(
     player_a: User,
     player_b: User,
     *,
+    player_c: User | None = None,
     rules: str = "pagat",
     rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
@@ -82,10 +83,12 @@ def start_game(
     clock: TimeControl | None = None,
     starter: int | None = None,
 ) -> Game:
-    """Deal a new game between two players. The seed stays secret until the game ends.
-    ``starter`` names the seat to start (V3 ``alternate``); else the deal chooses."""
-    if player_a.pk == player_b.pk:
-        raise ServiceError(400, "SAME_PLAYER", "a game needs two different players")
+    """Deal a new game between two players (three with ``player_c``, G3). The seed stays
+    secret until the game ends. ``starter`` names the seat to start (V3 ``alternate``);
+    else the deal chooses."""
+    players = [player_a, player_b] + ([player_c] if player_c is not None else [])
+    if len({p.pk for p in players}) != len(players):
+        raise ServiceError(400, "SAME_PLAYER", "a game needs different players in every seat")
     clock = clock or (match.clock() if match is not None else TimeControl())
     seed = new_seed() if seed is None else seed
     game = Game(
@@ -95,15 +98,20 @@ def start_game(
         match=match,
         player_a=player_a,
         player_b=player_b,
+        player_c=player_c,
         seed=str(seed),
         seed_hash=seed_commitment(seed),
     )
+    seats = game.game_rules().seats
+    if seats != len(players):
+        raise ServiceError(400, "WRONG_PLAYER_COUNT", f"the {rules} rules are for {seats} players")
     position = deal(seed, game.game_rules(), starter=starter)
     game.position = to_document(position)
     game.to_move = position.seat_name(position.to_move)
     game.starter = position.to_move
     game.set_clock(clock)
-    game.bank_a = game.bank_b = clock.initial_bank
+    for seat in range(seats):
+        game.set_bank(seat, clock.initial_bank)
     deadlines.start_turn(game, position.to_move, timezone.now())
     game.save()
     return game
@@ -151,12 +159,12 @@ def play_moves(
         if not position.is_over and position.to_move != seat:
             notify(
                 "your_turn",
-                user=game.player_a if position.to_move == 0 else game.player_b,
+                user=game.user_at(position.to_move),
                 game=game,
                 last_turn=game.last_turn.get("moves", []),
             )
-        if game.stalemate_offer and game.stalemate_offer != "AB"[seat]:
-            game.stalemate_offer = ""  # playing on declines the opponent's offer
+        if game.stalemate_offer and game.letters[seat] not in game.stalemate_offer:
+            game.stalemate_offer = ""  # playing on declines the others' offer
         save_position(game, position)
         if idempotency_key:
             try:
@@ -179,7 +187,7 @@ def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     """The game row, locked until the transaction ends, and the user's seat in it."""
     game = (
         Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b")
+        .select_related("player_a", "player_b", "player_c")
         .filter(pk=game_id)
         .first()
     )
@@ -214,7 +222,7 @@ def save_position(game: Game, position: Position) -> None:
     game.save()
     if position.is_over:
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
-        for player in (game.player_a, game.player_b):
+        for player in game.players:
             notify(kind, user=player, game=game)
         if game.match_id is not None:
             _settle_match(game, position)
@@ -224,20 +232,22 @@ def _settle_match(game: Game, position: Position) -> None:
     """Add the game's score to the match; deal the next game until a seat reaches the target."""
     assert game.match_id is not None
     match = Match.objects.select_for_update().get(pk=game.match_id)
-    score = position.score or [0, 0]
-    match.total_a += score[0]
-    match.total_b += score[1]
-    if max(match.total_a, match.total_b) >= match.target:
-        match.winner = "A" if match.total_a > match.total_b else "B"
+    match.add_score(position.score or [0] * len(match.letters))
+    totals = match.totals
+    if max(totals) >= match.target:
+        # The highest total wins the match; on a tie, the first seat in order.
+        match.winner = match.letters[totals.index(max(totals))]
         match.finished_at = timezone.now()
     match.save()
     if not match.winner:
         starter = None
         if match.game_rules().starter == ALTERNATE and game.starter is not None:
-            starter = alternating_starter(game.starter, 1)  # the other seat starts
+            # The next seat starts.
+            starter = alternating_starter(game.starter, 1, len(match.letters))
         start_game(
             game.player_a,
             game.player_b,
+            player_c=game.player_c,
             rules=match.rules,
             rule_options=match.rule_options,
             stop_mode=match.stop_mode,
@@ -263,28 +273,40 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
         playing_position(game)
-        mine = "AB"[seat]
-        if game.stalemate_offer == mine:
-            raise ServiceError(409, "ALREADY_OFFERED", "you have already offered a stalemate")
+        mine = game.letters[seat]
+        if mine in game.stalemate_offer:
+            raise ServiceError(409, "ALREADY_OFFERED", "you have already agreed to a stalemate")
         if game.stalemate_offer:
+            offerer = (
+                "your opponent" if len(game.letters) == 2 else game.names()[game.stalemate_offer[0]]
+            )
             raise ServiceError(
-                409, "OFFER_PENDING", "your opponent has offered a stalemate: accept or decline it"
+                409, "OFFER_PENDING", f"{offerer} has offered a stalemate: accept or decline it"
             )
         game.stalemate_offer = mine
         game.version += 1
         game.save(update_fields=["stalemate_offer", "version", "updated_at"])
-        notify("stalemate_offer", user=game.player_b if seat == 0 else game.player_a, game=game)
+        for other, player in enumerate(game.players):
+            if other != seat:
+                notify("stalemate_offer", user=player, game=game)
         return game
 
 
 def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
-    """Accept (the game ends, scored as R8.3) or decline the opponent's stalemate offer."""
+    """Accept or decline a stalemate offer. The game ends, scored as R8.3, once every
+    seat has agreed (with three seats, both the others must accept); one refusal
+    withdraws the offer."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
         position = playing_position(game)
-        if game.stalemate_offer != "AB"[1 - seat]:
-            raise ServiceError(409, "NO_OFFER", "your opponent has not offered a stalemate")
-        if accept:
+        mine = game.letters[seat]
+        if not game.stalemate_offer or mine in game.stalemate_offer:
+            raise ServiceError(409, "NO_OFFER", "no stalemate offer awaits your answer")
+        if accept and len(game.stalemate_offer) + 1 < len(game.letters):
+            game.stalemate_offer += mine  # the others have still to answer
+            game.version += 1
+            game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        elif accept:
             position.finish_stalemate(BY_AGREEMENT)
             log_event(game, position, seat, AGREE_STALEMATE)
             save_position(game, position)
@@ -306,6 +328,7 @@ def start_match(
     player_a: User,
     player_b: User,
     *,
+    player_c: User | None = None,
     target: int = 300,
     rules: str = "pagat",
     rule_options: dict[str, Any] | None = None,
@@ -316,6 +339,7 @@ def start_match(
     match = Match(
         player_a=player_a,
         player_b=player_b,
+        player_c=player_c,
         target=target,
         rules=rules,
         rule_options=rule_options or {},
@@ -326,6 +350,7 @@ def start_match(
     start_game(
         player_a,
         player_b,
+        player_c=player_c,
         rules=rules,
         rule_options=rule_options,
         stop_mode=stop_mode,
@@ -339,7 +364,8 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
     if position.is_over:
         raise ServiceError(409, "GAME_OVER", "the game is over")
     if position.to_move != seat:
-        raise ServiceError(409, "NOT_YOUR_TURN", "it is your opponent's turn")
+        whose = "your opponent" if len(game.letters) == 2 else game.names()[game.to_move]
+        raise ServiceError(409, "NOT_YOUR_TURN", f"it is {whose}'s turn")
     classic = game.stop_mode == StopMode.CLASSIC
     records = []
     applied = []
@@ -360,7 +386,7 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
             MoveRecord(
                 game=game,
                 index=game.ply,
-                seat="AB"[seat],
+                seat=game.letters[seat],
                 turn=turn,
                 text=str(move),
                 violation=violation or "",
@@ -370,7 +396,7 @@ def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) 
         game.current_turn.append(str(move))
         if position.turns != turn:  # the turn ended with this move
             game.last_turn = {
-                "seat": "AB"[seat],
+                "seat": game.letters[seat],
                 "moves": game.current_turn,
                 "start": game.ply - len(game.current_turn),
             }
@@ -387,7 +413,7 @@ def log_event(game: Game, position: Position, seat: int, event: str) -> None:
     """Append an event that is not a move to the log: a resignation, a timeout, an agreed
     stalemate, a Stop! call, a turn lost to wrong calls (``EVENTS``, ``STOP_PREFIX``)."""
     MoveRecord.objects.create(
-        game=game, index=game.ply, seat="AB"[seat], turn=position.turns, text=event
+        game=game, index=game.ply, seat=game.letters[seat], turn=position.turns, text=event
     )
     game.ply += 1
 
@@ -406,7 +432,7 @@ def rebuild_position(game: Game, upto: int | None = None) -> Position:
     turn_moves: list[Move] = []
     last_moves: list[Move] = []
     for record in records.values_list("seat", "text"):
-        seat = "AB".index(record[0])
+        seat = game.letters.index(record[0])
         text = record[1]
         if text == RESIGN:
             position.forfeit(seat, BY_RESIGNATION)

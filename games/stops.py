@@ -111,7 +111,7 @@ def stop_refusal(game: Game, seat: int) -> ServiceError | None:
         )
     if game.status != Game.Status.PLAYING:
         return ServiceError(409, "GAME_OVER", "the game is over")
-    if game.to_move != "AB"[seat]:
+    if game.to_move != game.letters[seat]:
         return ServiceError(
             409, "NOT_YOUR_TURN", "Stop! is called at the start of your turn, before your move"
         )
@@ -120,7 +120,10 @@ def stop_refusal(game: Game, seat: int) -> ServiceError | None:
             409, "STOP_TOO_LATE", "too late: Stop! must be called before your first move"
         )
     last = game.last_turn
-    if last.get("seat") != "AB"[1 - seat] or not last.get("moves") or "start" not in last:
+    # With three seats only the next seat may stop a turn: its call window (R7.4) is
+    # the only one that closes before anybody else moves.
+    offender = game.letters[game.previous_seat(seat)]
+    if last.get("seat") != offender or not last.get("moves") or "start" not in last:
         return ServiceError(409, "NOTHING_TO_STOP", "your opponent has no turn you can stop")
     if last.get("stopped"):
         return ServiceError(409, "NOTHING_TO_STOP", "you have already stopped that turn")
@@ -153,7 +156,7 @@ def _stop(
     options = compulsory_moves(before, refusal.code, moves[move_number - 1])
     correction = choice if choice in options else options[0]
     position = call_stop(start, moves, move_number - 1, correction)
-    offender = "AB"[1 - seat]
+    offender = game.previous_seat(seat)
     log_event(game, position, seat, stop_event(move_number, correction))
     game.last_turn = {
         **last,
@@ -164,7 +167,7 @@ def _stop(
     save_position(game, position)
     notify(
         "stop_called",
-        user=game.player_a if offender == "A" else game.player_b,
+        user=game.user_at(offender),
         game=game,
         move_number=move_number,
         move=str(moves[move_number - 1]),
@@ -180,7 +183,7 @@ def _wrong_call(
 ) -> ServiceError:
     """R7.5: count the wrong call; every third passes the caller's turn. The refusal is
     returned for raising once this is committed."""
-    letter = "AB"[seat]
+    letter = game.letters[seat]
     calls = {**game.wrong_calls, letter: int(game.wrong_calls.get(letter, 0)) + 1}
     game.wrong_calls = calls
     lost = calls[letter] % WRONG_CALLS_PER_LOST_TURN == 0
@@ -195,7 +198,7 @@ def _wrong_call(
             deadlines.start_turn(game, position.to_move, now)
             notify(
                 "your_turn",
-                user=game.player_a if position.to_move == 0 else game.player_b,
+                user=game.user_at(position.to_move),
                 game=game,
                 last_turn=[],
                 lost_turn=True,

@@ -63,14 +63,24 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
     rows = [(game, game.seat_of(user.pk)) for game in games]
     pending = challenges.challenges_for(user).filter(status=Challenge.Status.PENDING)
     context = {
-        "my_turn": [(g, s) for g, s in rows if g.to_move == "AB"[s or 0]],
-        "waiting": [(g, s) for g, s in rows if g.to_move != "AB"[s or 0]],
+        "my_turn": [(g, s) for g, s in rows if g.to_move == g.letters[s or 0]],
+        "waiting": [(g, s) for g, s in rows if g.to_move != g.letters[s or 0]],
         "finished": list(
             selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
         ),
-        "received": [c for c in pending if c.opponent_id == user.pk],
+        "received": [
+            c
+            for c in pending
+            if user.pk in (c.opponent_id, c.second_opponent_id) and c.accepted_by_id != user.pk
+        ],
         "sent": [c for c in pending if c.challenger_id == user.pk],
-        "open": [c for c in pending if c.is_open and c.challenger_id != user.pk],
+        "open": [
+            c
+            for c in pending
+            if c.is_open and c.challenger_id != user.pk and c.accepted_by_id != user.pk
+        ],
+        # G3: three-player challenges this player accepted, waiting for the third.
+        "joined": [c for c in pending if c.accepted_by_id == user.pk],
         "form": form,
     }
     return render(request, "games/lobby.html", context, status=status)
@@ -84,10 +94,12 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
         return _lobby(request, form, status=400)
     data = form.cleaned_data
     opponent = data["opponent"]
+    second_opponent = data.get("second_opponent") or None
     try:
         challenge = challenges.create_challenge(
             _user(request),
             opponent=None if "@" in opponent else opponent or None,
+            second_opponent=second_opponent,
             email=opponent if "@" in opponent else None,
             is_open=not opponent,
             rules=data["rules"],
@@ -97,14 +109,15 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             clock=form.time_control(),
         )
     except ServiceError as exc:
-        form.add_error("opponent" if exc.status == 404 else None, exc.message)
+        form.add_error(None if exc.status != 404 else "opponent", exc.message)
         return _lobby(request, form, status=exc.status)
     if challenge.email:
         messages.success(request, f"Invitation sent to {challenge.email}.")
     elif challenge.is_open:
         messages.success(request, "Your open challenge is waiting for a taker.")
     else:
-        messages.success(request, f"Challenge sent to {opponent}.")
+        to = f"{opponent} and {second_opponent}" if second_opponent else opponent
+        messages.success(request, f"Challenge sent to {to}.")
     return redirect("lobby")
 
 
@@ -123,6 +136,9 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
         return redirect("lobby")
     if action == "accept" and challenge.game_id is not None:
         return redirect("game", game_id=challenge.game_id)
+    if action == "accept":  # G3: a seat taken, the game waits for a third player
+        messages.success(request, "You are in: the game starts when a third player accepts.")
+        return redirect("lobby")
     messages.success(request, f"Challenge {challenge.status}.")
     return redirect("lobby")
 
@@ -160,8 +176,10 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
         "game": game,
         "state": state,
         "board": board,
-        "seat": "AB"[seat],
-        "opponent": names["AB"[1 - seat]],
+        "seat": game.letters[seat],
+        "opponent": " and ".join(
+            name for letter, name in names.items() if letter != game.letters[seat]
+        ),
         "refusal": refusal,
         "finished": finished,
         "last_turn": last.get("moves", []),
@@ -178,14 +196,30 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
         "correction": last.get("correction"),
         "lost_turn": bool(last.get("lost")),
         "can_call_stop": state["can_call_stop"],
-        "my_wrong_calls": state["wrong_calls"]["AB"[seat]],
+        "my_wrong_calls": state["wrong_calls"][game.letters[seat]],
         "replay_from": first_step,
         "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
-        "offer_from_opponent": game.stalemate_offer == "AB"[1 - seat],
-        "offer_from_me": game.stalemate_offer == "AB"[seat],
+        "offer_from_opponent": bool(game.stalemate_offer)
+        and game.letters[seat] not in game.stalemate_offer,
+        "offer_from_me": game.stalemate_offer[:1] == game.letters[seat],
+        "offered_by": names.get(game.stalemate_offer[:1], ""),
+        "offer_sentence": (
+            f"{names[game.stalemate_offer]} offers"
+            if len(game.stalemate_offer) == 1
+            else " and ".join(names[letter] for letter in game.stalemate_offer) + " agree"
+        ),
         "score": state["position"]["score"],
+        "score_line": _score_line(names, state["position"]["score"]),
+        "to_move_name": names[game.to_move],
         "winner": names.get(state["position"]["winner"] or "", None),
     }
+
+
+def _score_line(names: dict[str, str], score: dict[str, int] | None) -> str:
+    """``alice 42, bob 0`` (every seat, in seat order), or "" before the end."""
+    if not score:
+        return ""
+    return ", ".join(f"{name} {score[letter]}" for letter, name in names.items())
 
 
 @login_required
@@ -350,8 +384,9 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     step = min(max(step, first), game.ply)
     position = services.rebuild_position(game, upto=step)
     seen = revealed_view(position) if finished else view(position, seat)
-    names = {"A": game.player_a.get_username(), "B": game.player_b.get_username()}
+    names = game.names()
     previous = log[step - 1] if step > 0 else None
+    final = from_document(game.position).score if finished else None
     board = build_board(
         seen,
         names=names,
@@ -360,7 +395,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     context = {
         "game": game,
         "board": board,
-        "seat": "AB"[seat],
+        "seat": game.letters[seat],
         "step": step,
         "first": first,
         "last": game.ply,
@@ -369,9 +404,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "finished": finished,
         "names": names,
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
-        "starter": None if game.starter is None else "AB"[game.starter],
+        "starter": None if game.starter is None else game.letters[game.starter],
         "score": seen["score"] if finished else None,
-        "final_score": from_document(game.position).score if finished else None,
+        "score_line": _score_line(
+            names, dict(zip(game.letters, final, strict=True)) if final else None
+        ),
     }
     return render(request, "games/replay.html", context)
 

@@ -574,8 +574,8 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
     assert 'id="stalemate-offer"' in bob_sees and "alice offers to end the game" in bob_sees
 
     wrong = [
-        (alice, "offer", 409, "you have already offered a stalemate"),
-        (alice, "accept", 409, "your opponent has not offered a stalemate"),
+        (alice, "offer", 409, "you have already agreed to a stalemate"),
+        (alice, "accept", 409, "no stalemate offer awaits your answer"),
         (bob, "offer", 409, "your opponent has offered a stalemate: accept or decline it"),
         (bob, "shrug", 400, "offer, accept or decline a stalemate"),
         (bob, "", 400, "offer, accept or decline a stalemate"),

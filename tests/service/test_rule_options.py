@@ -22,12 +22,24 @@ from .test_hidden_cards_pages import leaks
 pytestmark = pytest.mark.django_db
 
 
-def challenge_and_accept(alice: User, bob: User, **body: object) -> Game:
+def challenge_and_accept(alice: User, bob: User, carol: User | None = None, **body: object) -> Game:
+    """alice challenges bob (and carol, for a three-player game); each accepts."""
+    if carol is not None:
+        body["second_opponent"] = carol.username
     made = client_for(alice).post("/api/v1/challenges/", {"opponent": "bob", **body}, format="json")
     assert made.status_code == 201, made.json()
-    accepted = client_for(bob).post(f"/api/v1/challenges/{made.json()['id']}/accept/")
-    assert accepted.status_code == 200, accepted.json()
+    for player in (bob, carol) if carol is not None else (bob,):
+        accepted = client_for(player).post(f"/api/v1/challenges/{made.json()['id']}/accept/")
+        assert accepted.status_code == 200, accepted.json()
     return Game.objects.get(pk=accepted.json()["game"])
+
+
+def seated(preset: str, alice: User, bob: User) -> list[User]:
+    """The players of a game under ``preset``: alice and bob, and carol for three seats."""
+    players = [alice, bob]
+    if PRESETS[preset].seats == 3:
+        players.append(User.objects.create_user("carol", "carol@example.com"))
+    return players
 
 
 def test_the_rules_catalog_lists_presets_and_options_to_anyone() -> None:
@@ -88,10 +100,12 @@ def test_bad_rules_are_refused_and_make_no_challenge(
 def test_every_preset_plays_through_the_api_hiding_every_face_down_card(
     preset: str, alice: User, bob: User
 ) -> None:
-    game = challenge_and_accept(alice, bob, rules=preset)
+    players = seated(preset, alice, bob)
+    game = challenge_and_accept(*players, rules=preset)
     assert game.game_rules() == PRESETS[preset]
     charlie = User.objects.create_user("charlie")
-    play_checking_every_response(game, {"A": alice, "B": bob}, random.Random(preset), 40, charlie)
+    by_seat = dict(zip("ABC", players, strict=False))
+    play_checking_every_response(game, by_seat, random.Random(preset), 40, charlie)
     game.refresh_from_db()
     assert rebuild_position(game) == from_document(game.position)
 
@@ -177,9 +191,11 @@ def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, b
 def test_every_presets_table_is_drawn_for_both_players_and_after_the_end(
     preset: str, alice: User, bob: User
 ) -> None:
-    game = start_game(alice, bob, rules=preset, seed=5)
+    players = seated(preset, alice, bob)
+    third = players[2] if len(players) == 3 else None
+    game = start_game(players[0], players[1], player_c=third, rules=preset, seed=5)
     position = from_document(game.position)
-    for seat, user in enumerate((alice, bob)):
+    for seat, user in enumerate(players):
         page = browser(user).get(reverse("game", args=[game.pk]))
         assert page.status_code == 200
         assert leaks(page.content.decode(), position, seat) == []
