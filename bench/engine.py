@@ -1,7 +1,7 @@
 """Engine speed: µs per step (legal moves + apply), random games per second, and
 µs per ``legal_moves`` call on mid-game positions. Prints its figures.
 
-    python bench/engine.py [--games 300] [--seed 1]
+    python bench/engine.py [--games 300] [--seed 1] [--rules pagat]
 
 A step is one ``legal_moves()`` call plus one checked ``push`` of a uniformly
 chosen legal move (the self-play policy); dealing is timed separately.
@@ -18,14 +18,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import Position, deal
+from games.engine import PRESETS, Position, Rules, deal
 
 
-def run_games(games: int, seed: int) -> tuple[float, int, int, float, list[Position]]:
+def run_games(games: int, seed: int, rules: Rules) -> tuple[float, int, int, float, list[Position]]:
     rng = random.Random(seed)
     seeds = [rng.getrandbits(64) for _ in range(games)]
     t0 = time.perf_counter()
-    positions = [deal(s) for s in seeds]
+    positions = [deal(s, rules) for s in seeds]
     deal_seconds = time.perf_counter() - t0
     samples: list[Position] = []
     steps = turns = 0
@@ -42,11 +42,11 @@ def run_games(games: int, seed: int) -> tuple[float, int, int, float, list[Posit
     return play_seconds, steps, turns, deal_seconds, samples
 
 
-def mid_game_positions(count: int, seed: int) -> list[Position]:
+def mid_game_positions(count: int, seed: int, rules: Rules) -> list[Position]:
     rng = random.Random(seed)
     out: list[Position] = []
     while len(out) < count:
-        position = deal(rng.getrandbits(64))
+        position = deal(rng.getrandbits(64), rules)
         target = rng.randrange(200, 1500)
         for _ in range(target):
             if position.is_over:
@@ -71,16 +71,19 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games per round")
     parser.add_argument("--rounds", type=int, default=5, help="rounds (the same games each)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="pagat", choices=sorted(PRESETS), help="a preset")
     args = parser.parse_args()
+    rules = PRESETS[args.rules]
 
     # A shared machine is noisy: play the same games several times, report median and best.
-    rounds = [run_games(args.games, args.seed) for _ in range(args.rounds)]
+    rounds = [run_games(args.games, args.seed, rules) for _ in range(args.rounds)]
     step_us = [r[0] * 1e6 / r[1] for r in rounds]
     game_rate = [args.games / (r[0] + r[3]) for r in rounds]
     _, steps, turns, deal_seconds, _ = rounds[0]
-    mid_game = mid_game_positions(200, args.seed)
+    mid_game = mid_game_positions(200, args.seed, rules)
     legal_us = [time_legal(mid_game, 10) * 1e6 for _ in range(args.rounds)]
     print(f"python           {sys.version.split()[0]}")
+    print(f"rules            {args.rules}")
     print(f"games            {args.games} x {args.rounds} rounds")
     print(
         f"us per step      {statistics.median(step_us):.2f} median, {min(step_us):.2f} best"
