@@ -43,32 +43,35 @@ def check_the_end(game: Game) -> None:
     rules = p.rules
     where = f"game {game.seed}"
     assert p.status in (WON, STALEMATE), where
-    assert p.score is not None and len(p.score) == 2, where
+    assert p.score is not None and len(p.score) == rules.seats, where
     assert all(isinstance(s, int) and s >= 0 for s in p.score), where
     assert 0 <= p.turns <= rules.max_turns, where
     assert p.legal_moves() == [], where
     assert sorted(p.cards()) == dealt_cards(rules), where
     counts = [seat.count for seat in p.seats]
     if p.status == WON:
-        # R8.1: the winner has no cards left; R8.2: 30 + the loser's count, loser 0.
-        assert p.winner in (0, 1), where
-        loser = 1 - p.winner
+        # R8.1: the winner has no cards left; R8.2: 30 + the losers' counts, losers 0
+        # (G3: both losers' counts, the bonus once).
+        assert p.winner is not None and 0 <= p.winner < rules.seats, where
+        losers = [s for s in range(rules.seats) if s != p.winner]
         assert p.ending == "cards", where
         assert not p.seats[p.winner].has_cards, where
-        assert p.seats[loser].has_cards, where
-        assert p.score[p.winner] == rules.win_bonus + counts[loser], where
-        assert p.score[loser] == 0, where
-        assert p.score[p.winner] > p.score[loser], where
+        assert all(p.seats[s].has_cards for s in losers), where
+        assert p.score[p.winner] == rules.win_bonus + sum(counts[s] for s in losers), where
+        assert all(p.score[s] == 0 for s in losers), where
     else:
         # R8.3/R8.4: no winner; the lower count scores the difference, no bonus.
         assert p.winner is None, where
         assert p.ending in ("stalemate", "turn_limit"), where
         if p.ending == "turn_limit":
             assert p.turns == rules.max_turns, where
-        low, high = sorted(counts)
-        assert sorted(p.score) == [0, high - low], where
-        if counts[0] != counts[1]:
-            assert p.score[counts.index(low)] == high - low, where
+        # G3: the single lowest count scores its differences to both others.
+        low = min(counts)
+        lowest = [s for s, c in enumerate(counts) if c == low]
+        expected = [0] * rules.seats
+        if len(lowest) == 1:
+            expected[lowest[0]] = sum(c - low for c in counts)
+        assert p.score == expected, where
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))

@@ -1548,6 +1548,9 @@ NOT_OPTIONS = {
     "foundations",
     "packs",
     "seat_suits",
+    # The three-player game (G3): fixed by its preset like a layout.
+    "jokers",
+    "retire_first_empty_house",
     # Foster's one-pack game (G4): its rules, fixed by its preset like a layout.
     "build_both_ways",
     "wrap_ranks",
