@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from games.engine import from_document
+from games.board_text import board_text
+from games.engine import PRESETS, deal, from_document, view
 from games.models import Challenge, Game, Match, Notification
 from games.services import (
     answer_stalemate,
@@ -265,3 +266,15 @@ def test_G3_the_lobby_form_sends_a_three_player_challenge(
     assert (challenge.opponent, challenge.second_opponent) == (bob, carol)
     page = browser(carol).get("/").content.decode()
     assert "Challenges for you" in page
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_e_mail_table_names_every_pile_once_for_every_preset(preset: str) -> None:
+    position = deal(3, PRESETS[preset])
+    for seat in range(position.rules.seats):
+        text = board_text(view(position, seat))
+        words = text.split()
+        for kind, count in (("H", position.rules.houses), ("F", position.rules.foundations)):
+            assert all(words.count(f"{kind}{i}") == 1 for i in range(1, count + 1)), text
+        assert text.count("Opponent (") == position.rules.seats - 1
+        assert f"You ({position.seat_name(seat)})" in text
