@@ -64,7 +64,7 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
         for k, card in enumerate(houses):
             position.houses[s * hps + k] = [card]
             position.houses_down[s * hps + k] = rows[k::hps]
-    if rules.reserve_face_down:  # V9: nobody sees a reserve card yet
+    if rules.reserve_face_down or rules.stock_face_down:  # V9, V14: no reserve card is seen
         for seat in position.seats:
             seat.reserve, seat.reserve_down = [], seat.reserve
     if rules.shuffle_waste:  # V13
