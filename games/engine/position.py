@@ -1241,6 +1241,10 @@ class Position:
         if src == RESERVE:
             if seat.reserve:
                 return seat.reserve[-1]
+            if seat.reserve_down and self._stock:  # V14
+                return IllegalMove(
+                    "S5", "the top card of your reserve is face down: turn it up with TR first"
+                )
             if seat.reserve_down:  # V9
                 return IllegalMove(
                     "S5",
