@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .errors import PRIORITY_VIOLATIONS, WrongStop
-from .moves import CARD, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, TURN_STOCK_MOVE, Move
+from .moves import CARD, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, Move
 from .position import Position
 
 
@@ -28,14 +28,13 @@ def turn_violations(start: Position, moves: Sequence[Move]) -> list[str | None]:
 def compulsory_moves(position: Position, violation: str, offending: Move) -> list[Move]:
     """The moves the offender omitted (R7.2), best first: the caller may choose among them."""
     if violation == "S3":
-        fills = [
+        # V14: with the stock's top card face down there is none: the turn just passes
+        # (Foster p.7: he is stopped, and his opponent plays).
+        return [
             m
             for m in position.legal_moves()
             if m.src == RESERVE and m.dst == HOUSE and not position.houses[m.di]
         ]
-        if not fills and TURN_STOCK_MOVE in position.legal_moves():
-            return [TURN_STOCK_MOVE]  # V14: the stock's top is face down; call_stop goes on
-        return fills
     if violation == "S11":  # V14: the card that had to be played, where the caller says
         return position.run_moves()
     if violation == "S6":  # V5: the loads, the offending card's own first (as R7.3)
@@ -69,9 +68,10 @@ def call_stop(
 ) -> Position:
     """The position after Stop! is called on ``moves[index]`` of the turn begun at ``start``.
 
-    The offending move and everything after it are undone; for S1-S3 (and S6-S11) the omitted
-    compulsory move is carried out (``choice`` picks it when several fit, R7.2);
-    then the turn passes to the caller. Raises ``WrongStop`` when that move held
+    The offending move and everything after it are undone; for S1-S3 (and S6-S11) the
+    omitted compulsory move is carried out (``choice`` picks it when several fit, R7.2;
+    under V14 an S3 with the stock's top card face down has none); then the turn
+    passes to the caller. Raises ``WrongStop`` when that move held
     no violation.
     """
     if not 0 <= index < len(moves):
@@ -84,17 +84,11 @@ def call_stop(
     if refusal is None or not refusal.is_violation:
         raise WrongStop(f"move {index + 1} ({moves[index]}) broke no rule")
     if refusal.code in PRIORITY_VIOLATIONS:
-        options = compulsory_moves(position, refusal.code, moves[index])
+        options = compulsory_moves(position, refusal.code, offending)
         if choice is not None and choice not in options:
             raise WrongStop(f"{choice} is not one of the compulsory moves here")
-        chosen = choice if choice is not None else options[0]
-        position.push(chosen)
-        if chosen == TURN_STOCK_MOVE:
-            # V14, S3 with a face-down stock: its top card, once turned, fills a space (or,
-            # fitting a foundation, goes there first, P1): the first one the rules allow.
-            follow = position.foundation_moves() or compulsory_moves(position, "S3", offending)
-            if follow:
-                position.push(follow[0])
+        if options:
+            position.push(choice if choice is not None else options[0])
     if position.reshuffle_key is not None:
         # V13: a reshuffle made by an undone move stays spent. Both players saw the
         # cards it turned up, so the offender's next reshuffle must be a new one.

@@ -179,20 +179,30 @@ def test_V14_stock_face_down_a_document_refuses_a_bad_count(bad: object) -> None
         stock_position(engine={"stock_down": [3]})
 
 
-def test_V14_stock_face_down_stop_on_S3_turns_the_stock_and_fills_the_space() -> None:
-    """p.7 and R7.2: a hand card turned while a space is open and the stock is not
-    empty is S3 (the player is "stopped", p.8). In classic play it is accepted and may
-    be called: the turn is undone, the stock's top card is turned and fills the space,
-    and the turn passes."""
+def test_V14_stock_face_down_stop_on_S3_passes_the_turn() -> None:
+    """pp.7-8: a player who declines to fill a space from his stock "is stopped, and
+    his opponent plays": S3. In classic play it is accepted and may be called; with
+    the stock's top card face down nothing is carried out (the card is unknown): the
+    hand card goes back, the space stays open, and the turn passes."""
     start = stock_position(H=houses(H3=""))
     moves = [start.parse("T"), start.parse("C-W")]
     assert turn_violations(start, moves) == ["S3", None]
     after = call_stop(start, moves, 0)
     doc = doc_of(after)
-    assert doc["houses"][2] == ["7S"]
+    assert doc["houses"][2] == []
     assert doc["A"]["hand"] == ["2D"] and doc["A"]["waste"] == []
-    assert doc["engine"]["stock_down"]["A"] == 2
+    assert doc["engine"]["stock_down"]["A"] == 3
     assert doc["to_move"] == "B"
+
+
+def test_V14_stock_face_down_stop_on_S3_with_a_face_up_card_fills_the_space() -> None:
+    """R7.2 as for any reserve when the stock's top card is face up: it fills the space."""
+    start = stock_position(H=houses(H3=""), engine={"stock_down": {"A": 2}})
+    moves = [start.parse("T")]
+    assert turn_violations(start, moves) == ["S3"]
+    after = call_stop(start, moves, 0)
+    assert doc_of(after)["houses"][2] == ["7S"]
+    assert doc_of(after)["to_move"] == "B"
 
 
 # ------------------------------------------------------------- taking from the opponent
