@@ -467,13 +467,16 @@ def test_turn_violations_match_classic_push(
 )
 def test_classic_turns_commit_every_priority_violation(rules: Rules) -> None:
     """The generator of the property above does reach every priority violation the
-    rules have: S1, S2 and S3, and S6-S10 under V5/V12/V4/V6/V7."""
+    rules have: S1, S2 and S3, and S6-S11 under V5/V12/V4/V6/V7/V14."""
     assert rules.priority_violations <= PRIORITY_VIOLATIONS
     seen: set[str | None] = set()
     for seed in range(60):
         # Positions from all stages of a game (one-pack games are a quarter as long).
         steps = 40 * seed % (600 if rules.packs == 1 else 2400)
         position, _ = reach(RandomGame(seed, seed, steps, rules))
+        if rules.compulsory_after_runs and seed % 2:
+            # V14 (S11): as late in a long game, after three runs through each hand.
+            position.new_hands = [3] * rules.seats
         for turn in classic_turns(position, random.Random(seed), 3, 0.7):
             seen.update(turn.codes)
             assert turn_violations(turn.start, turn.moves) == turn.codes
