@@ -34,12 +34,13 @@ def face_up_names(position: Position) -> Counter[str]:
 
 def face_down_cards(position: Position) -> list[Card]:
     """Every hand card, every reserve card but the top one, the reserve still face down
-    (V9), and every card lying face down under a house (V7)."""
+    (V9) or the face-down part of a stock (V14), and every card lying face down under
+    a house (V7)."""
     hidden: list[Card] = []
     for seat in position.seats:
         hidden.extend(seat.hand)
         hidden.extend(seat.reserve[:-1])
-        hidden.extend(seat.reserve_down)  # V9
+        hidden.extend(seat.reserve_down)  # V9, V14
     for pile in position.houses_down:
         hidden.extend(pile)
     return hidden

@@ -69,7 +69,7 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
             position.houses_down[s * hps + k] = rows[k::hps]
     for seat in position.seats:  # G3: a joker on top of a reserve is put aside
         position.set_aside_jokers(seat)
-    if rules.reserve_face_down:  # V9: nobody sees a reserve card yet
+    if rules.reserve_face_down or rules.stock_face_down:  # V9, V14: no reserve card is seen
         for seat in position.seats:
             seat.reserve, seat.reserve_down = [], seat.reserve
     if rules.shuffle_waste:  # V13

@@ -8,9 +8,15 @@ V13 the secret that keys the reshuffles (``reshuffle_key``) with the count of
 each seat's reshuffles (``reshuffles``); under V7 the face-down cards under each
 house (``houses_down``: bottom to top, like every pile; ``houses`` holds only the
 face-up cards), and under V9 which reserves are still face down (``reserve_down``,
-seat -> true/false; the seat's ``reserve`` lists the cards either way). A
-document without them is read as the start of the ``to_move`` seat's turn, with
-each card in the pack of the seat that dealt its pile.
+seat -> true/false; the seat's ``reserve`` lists the cards either way). Under V14
+(Foster's two-pack game): ``stock_down``, seat -> how many cards at the bottom of its
+``reserve`` lie face down (the rest, the card turned with ``TR`` and any loaded on
+it, are face up; without the field the whole reserve is face down, as dealt);
+``new_hands``, seat -> how many times its waste has become its hand (S11; without
+it 0); ``turn_card_moved`` and ``turn_own_played``, whether a card, and a card of
+the mover's own, has moved in the turn (without them false). A document without
+these fields is read as the start of the ``to_move`` seat's turn, with each card in
+the pack of the seat that dealt its pile.
 """
 
 from __future__ import annotations
@@ -65,7 +71,7 @@ def to_document(position: Position) -> dict[str, Any]:
         "houses": [_packs(p, letters) for p in position.houses],
     }
     for i, seat in enumerate(position.seats):
-        reserve = seat.reserve_down or seat.reserve  # V9: a face-down one is listed too
+        reserve = seat.reserve_down + seat.reserve  # V9, V14: face-down cards are listed too
         doc[letters[i]] = {
             "reserve": _names(reserve),
             "hand": _names(seat.hand),
@@ -99,7 +105,12 @@ def to_document(position: Position) -> dict[str, Any]:
     }
     if down:  # V7: the face-down house cards, bottom to top, under each house
         doc["engine"]["houses_down"] = [_names(p) for p in position.houses_down]
-    if position.rules.reserve_face_down or any(s.reserve_down for s in position.seats):  # V9
+    rules = position.rules
+    if rules.stock_face_down:  # V14: the face-down part of each stock
+        doc["engine"]["stock_down"] = {
+            letters[i]: len(seat.reserve_down) for i, seat in enumerate(position.seats)
+        }
+    elif rules.reserve_face_down or any(s.reserve_down for s in position.seats):  # V9
         doc["engine"]["reserve_down"] = {
             letters[i]: bool(seat.reserve_down) for i, seat in enumerate(position.seats)
         }
@@ -108,6 +119,11 @@ def to_document(position: Position) -> dict[str, Any]:
         packs["set_aside"] = _packs(position.set_aside, letters)
     if position.rules.retire_first_empty_house:  # G3
         doc["engine"]["retired_house"] = position.retired_house
+    if rules.compulsory_after_runs:  # V14 (S11)
+        doc["engine"]["new_hands"] = dict(zip(letters, position.new_hands, strict=True))
+    if rules.house_loads_first or rules.one_card_first:  # V14: the turn so far
+        doc["engine"]["turn_card_moved"] = position.turn_card_moved
+        doc["engine"]["turn_own_played"] = position.turn_own_played
     if position.rules.shuffle_waste:  # V13: referee only, like the hidden cards
         doc["engine"]["reshuffle_key"] = position.reshuffle_key
         doc["engine"]["reshuffles"] = dict(zip(letters, position.reshuffles, strict=True))
@@ -240,9 +256,12 @@ def from_document(doc: object) -> Position:
     down = reader.engine.get("reserve_down", {})
     if not isinstance(down, dict) or not all(isinstance(v, bool) for v in down.values()):
         raise BadPosition("engine.reserve_down must map seats to true or false")
-    for letter, seat in zip(letters, seats, strict=True):
-        if down.get(letter):  # V9: this reserve is still face down
-            seat.reserve, seat.reserve_down = [], seat.reserve
+    if rules.stock_face_down:  # V14: the bottom cards of each stock lie face down
+        _read_stock(reader, letters, seats)
+    else:
+        for letter, seat in zip(letters, seats, strict=True):
+            if down.get(letter):  # V9: this reserve is still face down
+                seat.reserve, seat.reserve_down = [], seat.reserve
     to_move = doc.get("to_move", "A")
     if to_move not in tuple(letters):
         raise BadPosition(f"to_move must be one of {', '.join(letters)}")
@@ -267,6 +286,22 @@ def from_document(doc: object) -> Position:
     _read_status(position, doc, reader)
     position.reveal_reserve()  # V9: a face-down reserve with nothing to wait for turns up
     return position
+
+
+def _read_stock(reader: _Reader, letters: str, seats: list[SeatPiles]) -> None:
+    """V14: ``engine.stock_down`` says how many cards at the bottom of each reserve lie
+    face down; a seat it does not name has its whole reserve face down."""
+    counts = reader.engine.get("stock_down", {})
+    if not isinstance(counts, dict):
+        raise BadPosition("engine.stock_down must map seats to numbers of cards")
+    for letter, seat in zip(letters, seats, strict=True):
+        n = counts.get(letter, len(seat.reserve))
+        if not (isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= len(seat.reserve)):
+            raise BadPosition(
+                f"engine.stock_down for {letter} must be a number from 0 to the reserve's "
+                f"{len(seat.reserve)} cards"
+            )
+        seat.reserve_down, seat.reserve = seat.reserve[:n], seat.reserve[n:]
 
 
 def _check_cards(position: Position) -> None:
@@ -316,6 +351,16 @@ def _read_status(position: Position, doc: dict[str, Any], reader: _Reader) -> No
     position.quiet_turns = reader.counter("quiet_turns")
     ending = engine.get("ending")
     position.ending = ending if isinstance(ending, str) else None
+    rules = position.rules
+    if rules.compulsory_after_runs:  # V14 (S11)
+        position.new_hands = reader.counter("new_hands")
+    if rules.house_loads_first or rules.one_card_first:  # V14
+        flags = [engine.get(key, False) for key in ("turn_card_moved", "turn_own_played")]
+        if not all(isinstance(flag, bool) for flag in flags):
+            raise BadPosition(
+                "engine.turn_card_moved and engine.turn_own_played must be true or false"
+            )
+        position.turn_card_moved, position.turn_own_played = flags
     if position.rules.shuffle_waste:  # V13
         key = engine.get("reshuffle_key")
         if key is not None and not (

@@ -11,10 +11,12 @@ from typing import Final
 #: the foundation priority, so it comes right after S2; S10 (V7, uncover a face-down
 #: house card) is the fourth of pagat's strict rules and comes after the others. S9
 #: (V6, make spaces before turning) concerns only turning, when no house is empty, so
-#: it comes last.
-VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S8", "S6", "S7", "S10", "S3", "S9")
+#: it comes last. S11 (V14, Foster's compulsory play after the runs through the hand)
+#: names a card that had to be played rather than a space to fill, so it comes before
+#: S3, after the compulsory moves of the other options.
+VIOLATIONS: Final = ("S5", "S4", "S1", "S2", "S8", "S6", "S7", "S10", "S11", "S3", "S9")
 #: Priority violations: the classic game accepts them and lets the opponent call Stop!.
-PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3", "S6", "S7", "S8", "S9", "S10"})
+PRIORITY_VIOLATIONS: Final = frozenset({"S1", "S2", "S3", "S6", "S7", "S8", "S9", "S10", "S11"})
 #: Refusals that are not violations (RULES.md §7).
 REFUSALS: Final = (
     "NOT_YOUR_TURN",
@@ -25,6 +27,8 @@ REFUSALS: Final = (
     "NO_CARDS",
     "CANNOT_END",
     "TURN_TOO_LONG",
+    # V14: a second card turned (T or TR) before any card has moved in the turn.
+    "ONE_CARD_FIRST",
 )
 
 

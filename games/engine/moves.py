@@ -4,7 +4,8 @@ A card move names its source and destination pile *relative to the seat to
 move*: ``R`` (own reserve), ``C`` (own turned card), ``W`` (own waste), ``OR`` /
 ``OW`` (the opponent's reserve / waste), ``F1``.. (foundations), ``H1``.. (houses).
 ``T`` turns a hand card, ``E`` ends a turn without hand or waste cards, and
-``C-W`` (the discard) is a card move that ends the turn.
+``C-W`` (the discard) is a card move that ends the turn. ``TR`` turns the top
+card of a face-down reserve (Foster's "stock", V14) face up.
 
 With three seats the opponents are told apart by their distance in turn order:
 ``OR``/``OW`` is the next seat, ``OR2``/``OW2`` the one after. Absolute names
@@ -33,6 +34,7 @@ OPP_WASTE: Final = 6
 CARD: Final = 0
 TURN: Final = 1
 END: Final = 2
+TURN_STOCK: Final = 3  # V14: turn the top card of the face-down reserve ("stock") face up
 
 _NAMES: Final = {RESERVE: "R", WASTE: "W", TURNED: "C", OPP_RESERVE: "OR", OPP_WASTE: "OW"}
 
@@ -69,6 +71,8 @@ class Move:
             return "T"
         if self.kind == END:
             return "E"
+        if self.kind == TURN_STOCK:
+            return "TR"
         return f"{pile_name(self.src, self.si)}-{pile_name(self.dst, self.di)}"
 
     def __repr__(self) -> str:
@@ -77,6 +81,7 @@ class Move:
 
 TURN_MOVE: Final = Move(TURN)
 END_MOVE: Final = Move(END)
+TURN_STOCK_MOVE: Final = Move(TURN_STOCK)
 DISCARD: Final = Move(CARD, TURNED, 0, WASTE, 0)
 
 
@@ -115,9 +120,13 @@ def _parse(text: str, mover: int, seats: int, foundations: int, houses: int) -> 
         return TURN_MOVE
     if text == "E":
         return END_MOVE
+    if text == "TR":
+        return TURN_STOCK_MOVE
     parts = text.split("-")
     if len(parts) != 2 or not parts[0] or not parts[1]:
-        raise BadNotation(f"{text!r} is not a move: write SOURCE-DESTINATION (e.g. R-F3), T or E")
+        raise BadNotation(
+            f"{text!r} is not a move: write SOURCE-DESTINATION (e.g. R-F3), T, TR or E"
+        )
     src, si = _parse_pile(parts[0], mover, seats, foundations, houses)
     dst, di = _parse_pile(parts[1], mover, seats, foundations, houses)
     if src == TURNED and dst == WASTE:

@@ -49,6 +49,8 @@ from .moves import (
     RESERVE,
     TURN,
     TURN_MOVE,
+    TURN_STOCK,
+    TURN_STOCK_MOVE,
     TURNED,
     WASTE,
     Move,
@@ -72,13 +74,22 @@ BY_TIMEOUT: Final = "timeout"  # R8.6
 
 _ACES: Final = tuple(make_card(ACE, suit) for suit in range(4))
 
+#: V14 (Foster p.17, docs/variants.md): how many times a seat's waste must have become
+#: its hand before a playable reserve card (``STOCK_RUNS``), and a playable turned card
+#: or own waste top (``HAND_RUNS``), must be played (Stop! code S11).
+STOCK_RUNS: Final = 2
+HAND_RUNS: Final = 3
+
 
 class SeatPiles:
     """One seat's own piles: reserve, hand (face down), waste, and the turned hand card.
 
     Under V9 the whole reserve starts face down, in ``reserve_down``; ``reserve`` is
     empty until it is turned up (then ``reserve_down`` is), so every rule that reads
-    the reserve sees a face-down one as unavailable.
+    the reserve sees a face-down one as unavailable. Under V14 (Foster's stock)
+    ``reserve_down`` holds the face-down cards and ``reserve`` the face-up ones on top
+    of them (the card turned with ``TR``, and cards the opponent loaded on it): the
+    whole pile, bottom to top, is ``reserve_down + reserve``.
     """
 
     __slots__ = ("hand", "reserve", "reserve_down", "turned", "waste")
@@ -142,8 +153,9 @@ class _MoveTable:
     """Every card move of a layout, built once, so generation only appends.
 
     Sources are numbered 0 = reserve, 1 = turned card, 2 + h = house h,
-    2 + houses = the mover's own waste (available only with V1), and 3 + houses = the
-    next seat's waste (only in Foster's one-pack game, G4).
+    2 + houses = the mover's own waste (available only with V1), 3 + houses = the
+    next seat's waste (only in Foster's games, G4 and V14) and 4 + houses = the next
+    seat's reserve (V14).
     """
 
     to_foundation: tuple[tuple[Move, ...], ...]
@@ -155,7 +167,7 @@ class _MoveTable:
 @cache
 def _move_table(foundations: int, houses: int, seats: int) -> _MoveTable:
     sources = [(RESERVE, 0), (TURNED, 0)] + [(HOUSE, h) for h in range(houses)]
-    sources += [(WASTE, 0), (OPP_WASTE, 1)]
+    sources += [(WASTE, 0), (OPP_WASTE, 1), (OPP_RESERVE, 1)]
 
     def row(kind: int, count: int, start: int = 0) -> tuple[tuple[Move, ...], ...]:
         return tuple(
@@ -206,6 +218,7 @@ class Position:
         "_closed",
         "_compel",
         "_down",
+        "_early_loads",
         "_extras",
         "_fill_waste",
         "_fmoves",
@@ -216,16 +229,23 @@ class Position:
         "_lenient",
         "_load_fits",
         "_load_houses",
+        "_no_waste_spaces",
+        "_one_card",
         "_own_waste",
         "_p1",
         "_rdown",
         "_release",
         "_retire",
         "_rmoves",
+        "_runs",
         "_smoves",
         "_spaces",
         "_special",
+        "_stock",
         "_table",
+        "_tail",
+        "_take",
+        "_track",
         "_turn_rules",
         "_umoves",
         "_waste_row",
@@ -233,6 +253,7 @@ class Position:
         "foundations",
         "houses",
         "houses_down",
+        "new_hands",
         "quiet_turns",
         "reshuffle_key",
         "reshuffles",
@@ -243,7 +264,9 @@ class Position:
         "set_aside",
         "status",
         "to_move",
+        "turn_card_moved",
         "turn_moves",
+        "turn_own_played",
         "turn_productive",
         "turnovers",
         "turns",
@@ -296,6 +319,11 @@ class Position:
         #: when it was the first to be emptied (None until then).
         self.set_aside: list[Card] = []
         self.retired_house: int | None = None
+        # V14: how many times each seat's waste has become its hand (never reset), and
+        # whether a card has moved this turn, and a card of the mover's own.
+        self.new_hands: list[int] = [0] * r.seats
+        self.turn_card_moved: bool = False
+        self.turn_own_played: bool = False
         self._table: _MoveTable = _move_table(r.foundations, r.houses, r.seats)
         self._init_options()
         self._fwant: dict[Face, list[int]] | None = None
@@ -317,8 +345,13 @@ class Position:
         self._release: str = r.strict_release
         #: V6: before turning, every space that can be made must be made.
         self._spaces: bool = r.make_spaces
-        #: V9: reserves may lie face down until their seat's first turn.
-        self._rdown: bool = r.reserve_face_down or any(s.reserve_down for s in self.seats)
+        #: V14: the reserve is a face-down stock, turned by hand (TR).
+        self._stock: bool = r.stock_face_down
+        #: V9: reserves may lie face down until their seat's first turn (not with V14's
+        #: stock, whose face-down cards are turned one at a time by hand).
+        self._rdown: bool = (
+            r.reserve_face_down or any(s.reserve_down for s in self.seats)
+        ) and not self._stock
         #: V7: there are (or may be) face-down house cards to turn up.
         self._down: bool = r.face_down_tableau > 0 or any(self.houses_down)
         #: V4, V5, V7 or V12: a compulsory move besides the foundation moves may be pending.
@@ -345,9 +378,25 @@ class Position:
         #: G3: a joker may show; the first emptied house leaves play.
         self._jokers: bool = r.jokers > 0
         self._retire: bool = r.retire_first_empty_house
+        #: V14: the opponent's reserve and waste tops are available; no waste card goes
+        #: into a space; house cards load only before the mover's own cards; one card
+        #: turned before the first card move; compulsory play after the runs (S11).
+        self._take: bool = r.take_from_opponent
+        self._no_waste_spaces: bool = r.waste_never_fills_spaces
+        self._early_loads: bool = r.house_loads_first
+        self._one_card: bool = r.one_card_first
+        self._runs: bool = r.compulsory_after_runs
+        #: V14: the turn's flags are kept; the end of ``legal_moves`` is ``_v14_tail``.
+        self._track: bool = r.house_loads_first or r.one_card_first
+        self._tail: bool = self._stock or self._one_card or self._runs
         #: Any of these: ``legal_moves`` then calls ``_extra_moves``.
         self._extras: bool = (
-            not r.load_from_houses or r.take_opponent_waste or r.complete_suits_closed
+            not r.load_from_houses
+            or r.take_opponent_waste
+            or r.complete_suits_closed
+            or self._take
+            or self._no_waste_spaces
+            or self._early_loads
         )
         #: Any option that adds to or filters the card moves, or that changes when a
         #: hand card may be turned: the standard game tests one flag for each group.
@@ -381,6 +430,9 @@ class Position:
         other.retired_house = self.retired_house
         other._jokers = self._jokers
         other._retire = self._retire
+        other.new_hands = self.new_hands[:]
+        other.turn_card_moved = self.turn_card_moved
+        other.turn_own_played = self.turn_own_played
         other._table = self._table
         other._own_waste = self._own_waste
         other._waste_row = self._waste_row
@@ -391,6 +443,14 @@ class Position:
         other._borrow = self._borrow
         other._fill_waste = self._fill_waste
         other._closed = self._closed
+        other._stock = self._stock
+        other._take = self._take
+        other._no_waste_spaces = self._no_waste_spaces
+        other._early_loads = self._early_loads
+        other._one_card = self._one_card
+        other._runs = self._runs
+        other._track = self._track
+        other._tail = self._tail
         other._extras = self._extras
         other._special = self._special
         other._turn_rules = self._turn_rules
@@ -503,6 +563,17 @@ class Position:
             if targets:
                 row = table[self._waste_row]
                 moves.extend(row[i] for i in targets)
+        if self._take:  # V14: the opponent's waste and reserve tops
+            opp = self.seats[(self.to_move + 1) % len(self.seats)]
+            for pile, source in (
+                (opp.waste, self._waste_row + 1),
+                (opp.reserve, self._waste_row + 2),
+            ):
+                if pile:
+                    targets = want.get(pile[-1] & FACE_MASK)
+                    if targets:
+                        row = table[source]
+                        moves.extend(row[i] for i in targets)
         self._fmoves = moves
         return moves
 
@@ -580,6 +651,9 @@ class Position:
         elif self._fill_waste and seat.waste:  # G4: the spaces are filled from the waste
             moves.extend(table.to_house[self._waste_row][j] for j in empty)
 
+        if self._tail:  # V14: the stock, one card first, compulsory play after the runs
+            self._v14_tail(seat, empty, moves)
+            return moves
         if seat.turned is not None:
             moves.append(DISCARD)
         elif seat.hand or seat.waste:
@@ -593,12 +667,56 @@ class Position:
         return moves
 
     def _turn_open(self, seat: SeatPiles, empty: list[int]) -> bool:
-        """Whether ``T`` is legal, the other moves allowing it, under V6, V8 or G4."""
+        """Whether ``T`` is legal, the other moves allowing it, under V6, V8, V14 or G4."""
         if self._lenient and self.turn_moves == 0:  # V8
             return True
-        if empty and (seat.reserve or (self._fill_waste and seat.waste)):  # P3, G4
+        if empty and (
+            seat.reserve
+            or (self._fill_waste and seat.waste)  # G4
+            or (self._stock and seat.reserve_down)  # V14: P3 with a face-down stock
+        ):
             return False
         return not (self._spaces and self._space_moves())  # V6
+
+    def _v14_tail(self, seat: SeatPiles, empty: list[int], moves: list[Move]) -> None:
+        """V14: append to ``moves`` (every legal card move) the discard, ``TR``, ``T`` or
+        ``E`` that the stock, the one-card rule and the compulsory play leave open."""
+        compelled = self._runs and bool(self._run_moves(moves))  # S11
+        if seat.turned is not None:
+            if not compelled:
+                moves.append(DISCARD)
+            return
+        one_first = self._one_card and self._one_card_blocks(moves)
+        can_draw = self._stock and not seat.reserve and bool(seat.reserve_down)
+        if can_draw and not one_first:
+            moves.append(TURN_STOCK_MOVE)
+        if seat.hand or seat.waste:
+            if not (one_first or compelled) and self._turn_open(seat, empty):
+                moves.append(TURN_MOVE)
+        elif not (compelled or can_draw):
+            moves.append(END_MOVE)
+
+    def _one_card_blocks(self, moves: Iterable[Move]) -> bool:
+        """V14: a card was turned this turn before any card moved, and a card move is
+        open among ``moves``: no second card may be turned (``ONE_CARD_FIRST``)."""
+        if self.turn_moves == 0 or self.turn_card_moved:
+            return False
+        return any(m.kind == CARD for m in moves)
+
+    def run_moves(self) -> list[Move]:
+        """V14 (S11): the legal moves that play a card the mover must play now."""
+        return self._run_moves(self.legal_moves())
+
+    def _run_moves(self, moves: Iterable[Move]) -> list[Move]:
+        """V14 (S11, Foster p.17): among ``moves``, those that play the face-up reserve
+        card once the mover's waste has become its hand ``STOCK_RUNS`` times, and its
+        turned card or waste top too once ``HAND_RUNS`` times. Such a card must be
+        played before turning, discarding or ``E``. Lapses at the R7.6 cap."""
+        runs = self.new_hands[self.to_move]
+        if runs < STOCK_RUNS or self.turn_moves >= self.rules.max_turn_moves:
+            return []
+        sources = (RESERVE, TURNED, WASTE) if runs >= HAND_RUNS else (RESERVE,)
+        return [m for m in moves if m.kind == CARD and m.src in sources and not m.is_discard]
 
     def _extra_moves(
         self, seat: SeatPiles, accepts: dict[Face, list[int]], moves: list[Move]
@@ -614,11 +732,21 @@ class Position:
                 for m in moves
                 if not (m.dst in (OPP_RESERVE, OPP_WASTE) and m.src not in (TURNED, WASTE))
             ]
-        if self._borrow:
-            waste = self.seats[(self.to_move + 1) % len(self.seats)].waste
-            if waste:
-                row = self._table.to_house[self._waste_row + 1]
-                moves.extend(row[j] for j in accepts.get(waste[-1] & FACE_MASK, ()) if houses[j])
+        if self._no_waste_spaces:  # V14: a waste card never fills a space
+            moves = [
+                m for m in moves if not (m.src == WASTE and m.dst == HOUSE and not houses[m.di])
+            ]
+        if self._early_loads and self.turn_own_played:  # V14: no house card loads now
+            moves = [m for m in moves if not (m.src == HOUSE and m.dst in (OPP_RESERVE, OPP_WASTE))]
+        if self._borrow or self._take:  # G4, V14: the opponent's waste top on a house card
+            opp = self.seats[(self.to_move + 1) % len(self.seats)]
+            piles = [(opp.waste, self._waste_row + 1)]
+            if self._take:  # V14: and its reserve top
+                piles.append((opp.reserve, self._waste_row + 2))
+            for pile, source in piles:
+                if pile:
+                    row = self._table.to_house[source]
+                    moves.extend(row[j] for j in accepts.get(pile[-1] & FACE_MASK, ()) if houses[j])
         return moves
 
     def _is_closed(self, h: int) -> bool:
@@ -733,14 +861,21 @@ class Position:
                 return IllegalMove(
                     "NO_CARDS", "you have no hand or waste cards to turn: end your turn with E"
                 )
+            if self._one_card:  # V14
+                refusal = self._one_card_refusal("turn a hand card")
+                if refusal is not None:
+                    return refusal
             if self._lenient and self.turn_moves == 0:
                 return None  # V8: turning first thing in the turn breaks no priority
             return (
                 self._priority_refusal("turn a hand card")
                 or (self._compulsion_refusal(move, "turn a hand card") if self._compel else None)
+                or (self._run_refusal("turn a hand card") if self._runs else None)
                 or self._space_refusal()
                 or (self._make_space_refusal() if self._spaces else None)
             )
+        if move.kind == TURN_STOCK:  # V14
+            return self._stock_refusal(move, seat)
         if move.kind == END:
             if seat.turned is not None or seat.hand or seat.waste:
                 return IllegalMove(
@@ -748,8 +883,15 @@ class Position:
                     "you can end a turn with E only when you have no hand, waste or turned card; "
                     "otherwise turn a card (T) and discard (C-W)",
                 )
-            return self._priority_refusal("end your turn") or (
-                self._compulsion_refusal(move, "end your turn") if self._compel else None
+            if self._stock and seat.reserve_down and not seat.reserve:  # V14
+                return IllegalMove(
+                    "CANNOT_END",
+                    "your reserve still has face-down cards: turn its top card with TR",
+                )
+            return (
+                self._priority_refusal("end your turn")
+                or (self._compulsion_refusal(move, "end your turn") if self._compel else None)
+                or (self._run_refusal("end your turn") if self._runs else None)
             )
         if move.is_discard and seat.turned is None:
             return IllegalMove("NO_TURNED_CARD", "you have no turned card to discard")
@@ -775,7 +917,70 @@ class Position:
             )
             if refusal is not None:
                 return refusal
+        if self._runs and move.is_discard:  # V14
+            refusal = self._run_refusal("discard")
+            if refusal is not None:
+                return refusal
         return self._cap_refusal(move)
+
+    def _stock_refusal(self, move: Move, seat: SeatPiles) -> IllegalMove | None:
+        """Why ``TR`` (V14: turn the top card of the face-down stock) is refused, or None."""
+        if not self._stock:
+            return IllegalMove(
+                "NO_CARDS",
+                "in these rules no reserve card is turned by hand: TR is for a reserve dealt "
+                "face down as a stock",
+            )
+        if seat.turned is not None:
+            return IllegalMove(
+                "ALREADY_TURNED",
+                f"you have a turned hand card, the {card_label(seat.turned)}: play it or "
+                "discard it (C-W) before turning a reserve card",
+            )
+        if seat.reserve:
+            return IllegalMove(
+                "ALREADY_TURNED",
+                f"the top card of your reserve, the {card_label(seat.reserve[-1])}, is face "
+                "up: the next one can be turned only after it has gone",
+            )
+        if not seat.reserve_down:
+            return IllegalMove("NO_CARDS", "your reserve has no face-down card left to turn")
+        action = "turn a reserve card"
+        return (
+            (self._one_card_refusal(action) if self._one_card else None)
+            or self._priority_refusal(action)
+            or (self._compulsion_refusal(move, action) if self._compel else None)
+        )
+
+    def _one_card_refusal(self, action: str) -> IllegalMove | None:
+        """ONE_CARD_FIRST (V14, Foster p.15): a second card turned before any card has
+        moved this turn, while a card move is open."""
+        if not self._one_card_blocks(self.legal_moves()):
+            return None
+        return IllegalMove(
+            "ONE_CARD_FIRST",
+            f"you may not {action} now: you have turned a card this turn and no card has "
+            "moved since the turn began; in these rules only one card, from the hand or the "
+            "reserve, is turned before the first card move (unless no card can move)",
+        )
+
+    def _run_refusal(self, action: str) -> IllegalMove | None:
+        """S11 (V14, Foster p.17): a card the mover must play after its runs through the
+        hand can be played, and ``action`` (a turn, discard or ``E``) would leave it."""
+        moves = self.run_moves()
+        if not moves:
+            return None
+        first = moves[0]
+        card = self._source_card(first, self.seats[self.to_move])
+        assert not isinstance(card, IllegalMove)
+        what = {RESERVE: "your reserve card", TURNED: "your turned card", WASTE: "your waste's top"}
+        runs = self.new_hands[self.to_move]
+        return IllegalMove(
+            "S11",
+            f"you may not {action} now: {what[first.src]}, the {card_label(card)}, can be "
+            f"played ({first}); your waste has become your hand {runs} times, and in these "
+            "rules every playable card of yours must then be played",
+        )
 
     def _compulsion_refusal(self, move: Move, action: str) -> IllegalMove | None:
         """S6 (V5) or S7 (V12) when such a compulsory move is pending and ``move`` is
@@ -976,7 +1181,7 @@ class Position:
     def _clearing_loads(self) -> list[tuple[Face, _MoveFor]]:
         """The opponents' piles a house card may load: (top face, source -> move)."""
         out: list[tuple[Face, _MoveFor]] = []
-        if not self._load_houses:  # G4
+        if not self._house_loads_now():  # G4, V14
             return out
         seats = self.seats
         n = len(seats)
@@ -995,9 +1200,9 @@ class Position:
         """V5: an available card that can load an opponent's pile, and that pile's name."""
         seat = self.seats[self.to_move]
         cards = [pile[-1] for h, pile in enumerate(self.houses) if pile and not self._is_closed(h)]
-        if not self._load_houses:  # G4: only the turned card and the waste's top load
+        if not self._house_loads_now():  # G4, V14: house cards may not load (now)
             cards = []
-        elif seat.reserve:
+        if seat.reserve:  # (G4 has no reserve)
             cards.insert(0, seat.reserve[-1])
         if seat.turned is not None:
             cards.insert(0, seat.turned)
@@ -1008,6 +1213,11 @@ class Position:
                 if card & FACE_MASK in fits:
                     return card, "reserve" if rows is self._table.to_opp_reserve else "waste"
         return None
+
+    def _house_loads_now(self) -> bool:
+        """Whether a house card may load an opponent's pile now (G4: never; V14: only
+        before the mover has played a card of its own this turn)."""
+        return self._load_houses and not (self._early_loads and self.turn_own_played)
 
     def _pending_fill(self) -> int | None:
         """V12: the first house the mover's reserve card fits (an empty one included)."""
@@ -1052,6 +1262,10 @@ class Position:
         if src == RESERVE:
             if seat.reserve:
                 return seat.reserve[-1]
+            if seat.reserve_down and self._stock:  # V14
+                return IllegalMove(
+                    "S5", "the top card of your reserve is face down: turn it up with TR first"
+                )
             if seat.reserve_down:  # V9
                 return IllegalMove(
                     "S5",
@@ -1068,6 +1282,21 @@ class Position:
             if pile:
                 return pile[-1]
             return IllegalMove("S5", f"{pile_name(HOUSE, move.si)} is empty")
+        if src in (OPP_WASTE, OPP_RESERVE) and self._take and move.si == 1:  # V14
+            opp = self.seats[(self.to_move + 1) % len(self.seats)]
+            pile = opp.waste if src == OPP_WASTE else opp.reserve
+            what = "waste" if src == OPP_WASTE else "reserve"
+            if not pile:
+                if opp.reserve_down and src == OPP_RESERVE:
+                    return IllegalMove("S5", "the top card of your opponent's reserve is face down")
+                return IllegalMove("S5", f"your opponent's {what} is empty")
+            if move.dst == FOUNDATION or (move.dst == HOUSE and self.houses[move.di]):
+                return pile[-1]
+            return IllegalMove(
+                "S4",
+                f"the {card_label(pile[-1])} from your opponent's {what} may go only to a "
+                "foundation or onto a house card",
+            )
         if src == OPP_WASTE and self._borrow and move.si == 1:  # G4
             waste = self.seats[(self.to_move + 1) % len(self.seats)].waste
             if not waste:
@@ -1129,6 +1358,12 @@ class Position:
                         "S4",
                         f"{pile_name(HOUSE, di)} has left play: it was the first house emptied",
                     )
+                if self._no_waste_spaces and move.src == WASTE:  # V14
+                    return IllegalMove(
+                        "S4",
+                        f"the {card_label(card)} comes from your waste, and in these rules a "
+                        "waste card never goes into an empty house",
+                    )
                 # G4: a closed house (a whole suit) lets no card go. Only an empty house
                 # could take its top card: with one pack nothing else fits it.
                 if self._closed and move.src == HOUSE and self._is_closed(move.si):
@@ -1160,6 +1395,12 @@ class Position:
                     "S4",
                     f"the {card_label(card)} may not load your opponent: in this game only "
                     "your turned card or the top card of your waste may",
+                )
+            if self._early_loads and move.src == HOUSE and self.turn_own_played:  # V14
+                return IllegalMove(
+                    "S4",
+                    f"the {card_label(card)} is a house card, and in these rules a house card "
+                    "may load your opponent only before you play a card of your own in the turn",
                 )
             target = self.seats[(self.to_move + di) % self.rules.seats]
             pile = target.reserve if dst == OPP_RESERVE else target.waste
@@ -1222,6 +1463,8 @@ class Position:
         seat = self.seats[self.to_move]
         if seat.reserve:
             source = "your reserve"
+        elif self._stock and seat.reserve_down:  # V14
+            source = "your reserve (turn its top card with TR)"
         elif self._fill_waste and seat.waste:
             source = "the top of your waste"
         else:
@@ -1262,9 +1505,10 @@ class Position:
             return self._smoves[1]
         moves: list[Move] = []
         houses = self.houses
+        seat = self.seats[self.to_move]
         if (
-            self.seats[self.to_move].reserve
-            and all(p or j == self.retired_house for j, p in enumerate(houses))
+            (seat.reserve or (self._stock and seat.reserve_down))  # V14: a face-down stock
+            and all(p or j == self.retired_house for j, p in enumerate(houses))  # G3
             and self.turn_moves < self.rules.max_turn_moves
         ):
             for h in range(len(houses)):
@@ -1312,6 +1556,10 @@ class Position:
         if kind == CARD:
             src = move.src
             card: Card
+            if self._track:  # V14: a card moved this turn, and was it one of the mover's own
+                self.turn_card_moved = True
+                if src in (RESERVE, TURNED, WASTE):
+                    self.turn_own_played = True
             if self._groups and src == HOUSE and move.dst == HOUSE and self._apply_group(move):
                 return
             if src == RESERVE:
@@ -1333,13 +1581,17 @@ class Position:
             elif src == WASTE:  # the own waste (V1): a card the mover gets rid of
                 card = seat.waste.pop()
                 self.turn_productive = True
-            else:  # G4: the opponent's waste top, built on a house
+            else:  # G4, V14: the opponent's waste top (V14: or reserve top)
                 other = (m + 1) % len(self.seats)
-                card = self.seats[other].waste.pop()
-                self.turn_productive = True
-                if not self.seats[other].has_cards:
+                opp = self.seats[other]
+                card = (opp.reserve if src == OPP_RESERVE else opp.waste).pop()
+                if not self._take:
+                    self.turn_productive = True  # G4
+                if not opp.has_cards:
                     # Its last card taken, the opponent has none left: it wins (R8.1).
-                    self.houses[move.di].append(card)
+                    target = self.foundations if move.dst == FOUNDATION else self.houses
+                    target[move.di].append(card)
+                    self._fwant = None
                     self._finish_won(other, BY_CARDS)
                     return
             dst = move.dst
@@ -1366,6 +1618,8 @@ class Position:
                 seat.hand = seat.waste[::-1]
                 seat.waste = []
                 self.turnovers[m] += 1
+                if self._runs:  # V14
+                    self.new_hands[m] += 1
                 if self.rules.shuffle_waste:
                     self._reshuffle(m)
             seat.turned = seat.hand.pop()
@@ -1374,6 +1628,8 @@ class Position:
                 seat.turned = None
                 if not seat.has_cards:  # the joker was its last card (R8.1)
                     self._finish_won(m, BY_CARDS)
+        elif kind == TURN_STOCK:  # V14: the stock's top card face up
+            seat.reserve.append(seat.reserve_down.pop())
         else:
             self._end_turn()
 
@@ -1430,6 +1686,8 @@ class Position:
             self.quiet_turns[m] += 1
         self.turn_moves = 0
         self.turn_productive = False
+        self.turn_card_moved = False
+        self.turn_own_played = False
         self.to_move = (m + 1) % n
         self._fmoves = None
         if self._rdown:  # V9: the new mover's reserve, unless a house card fits a foundation
@@ -1455,7 +1713,7 @@ class Position:
         what change it (a house card that fits a foundation may move nowhere else, P2;
         a slip accepted in classic play may move it, so it is called then too)."""
         seat = self.seats[self.to_move]
-        if not seat.reserve_down or self.status != PLAYING:
+        if not self._rdown or not seat.reserve_down or self.status != PLAYING:
             return
         want = self._fwant if self._fwant is not None else self._foundation_wants()
         if any(pile and pile[-1] & FACE_MASK in want for pile in self.houses):
@@ -1490,12 +1748,15 @@ class Position:
         self._finish(WON, winner, score, ending)
 
     def finish_stalemate(self, ending: str = BY_AGREEMENT) -> None:
-        """R8.3/R8.5: the lowest count scores its difference to the others' (no bonus)."""
+        """R8.3/R8.5: the lowest count scores its difference to the others' (no bonus);
+        under V14 nobody scores."""
         self._ensure_playing()
         counts = [s.count for s in self.seats]
         low = min(counts)
         score = [0] * len(counts)
-        if counts.count(low) == 1:
+        if self.rules.stalemate_scores_nothing:  # V14: a draw, whatever the counts
+            pass
+        elif counts.count(low) == 1:
             best = counts.index(low)
             score[best] = sum(c - low for c in counts)
         self._finish(STALEMATE, None, score, ending)

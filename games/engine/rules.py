@@ -120,6 +120,26 @@ class Rules:
     reserve_to_house_compulsory: bool = False
     #: V13: the waste is shuffled when it is turned over to become the new hand.
     shuffle_waste: bool = False
+    #: V14 (Foster's two-pack game), each on its own: the whole reserve ("stock") is
+    #: dealt face down and nothing turns up by itself; ``TR`` turns its top card face
+    #: up, once no card of it is face up; P3 then fills the spaces from it.
+    stock_face_down: bool = False
+    #: V14: the top card of the opponent's face-up reserve and of its waste are
+    #: available, to a foundation (so P2 makes them compulsory there) or onto a house card.
+    take_from_opponent: bool = False
+    #: V14: no waste card, the mover's own or the opponent's, goes into an empty house.
+    waste_never_fills_spaces: bool = False
+    #: V14: a house card may load the opponent only before the mover has played a card
+    #: of its own (reserve, turned card or waste) in the turn.
+    house_loads_first: bool = False
+    #: V14: before the first card move of a turn only one card may be turned (``T`` or
+    #: ``TR``), unless no card move is open (refusal ``ONE_CARD_FIRST``).
+    one_card_first: bool = False
+    #: V14: once a seat's waste has become its hand twice, a playable reserve card must
+    #: be played; three times, a playable turned card or own waste top too (Stop! S11).
+    compulsory_after_runs: bool = False
+    #: V14: a stalemate, found or agreed, scores nothing for either seat.
+    stalemate_scores_nothing: bool = False
 
     @property
     def houses(self) -> int:
@@ -151,6 +171,8 @@ class Rules:
             codes.add("S9")
         if self.uncover_compulsory and self.face_down_tableau:
             codes.add("S10")
+        if self.compulsory_after_runs:
+            codes.add("S11")
         return frozenset(codes)
 
     def to_document(self) -> str | dict[str, Any]:
@@ -216,6 +238,19 @@ PRESETS: Final[dict[str, Rules]] = {
         houses_per_seat=3,
         retire_first_empty_house=True,
     ),
+    "foster": Rules(
+        preset="foster",
+        reserve_size=12,
+        starter=CUT_LOWER,
+        own_waste_available=True,
+        stock_face_down=True,
+        take_from_opponent=True,
+        waste_never_fills_spaces=True,
+        house_loads_first=True,
+        one_card_first=True,
+        compulsory_after_runs=True,
+        stalemate_scores_nothing=True,
+    ),
     "wikipedia": Rules(
         preset="wikipedia",
         starter=CUT_HIGHER,
@@ -260,6 +295,14 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
         "Three players, two packs and a joker shuffled together, 35 cards each: a reserve "
         "of eight, three houses and a hand of 24. The first house to be emptied leaves "
         "play; the joker is put aside when it shows (seed 000, three-player variant)."
+    ),
+    "foster": (
+        "Foster's two-pack game of 1920: a stock of twelve cards dealt face down and turned "
+        "up one at a time, a hand of 36, a cut for the start; the top cards of your own "
+        "discard and of your opponent's stock and discard may be played; discards never "
+        "fill spaces; house cards load your opponent only before you play a card of your "
+        "own; after the third run through the hand every playable card must be played, "
+        "and a stalemate is a draw (seed 001)."
     ),
     "wikipedia": (
         "The game as Wikipedia summarises it: a cut decides who starts (the higher card), "
@@ -327,6 +370,37 @@ OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
         "V13: when your hand is used up, your waste is shuffled as it becomes your new "
         "hand, instead of being turned over in order."
     ),
+    "stock_face_down": (
+        "V14: the whole reserve is dealt face down and nothing turns up by itself: you turn "
+        "its top card with TR when none of it is face up; a card you do not play stays face "
+        "up on it, and empty houses must be filled from it before you turn a hand card."
+    ),
+    "take_from_opponent": (
+        "V14: the top cards of your opponent's face-up reserve and of its waste are "
+        "available to you: to a foundation (where they must go when they fit) or onto a "
+        "house card (move sources OR and OW)."
+    ),
+    "waste_never_fills_spaces": (
+        "V14: no waste card, yours or your opponent's, may go into an empty house; reserve "
+        "and hand cards may."
+    ),
+    "house_loads_first": (
+        "V14: a house card may be loaded on your opponent only before you have played a "
+        "card of your own (reserve, hand or waste) in the turn; those may load at any time."
+    ),
+    "one_card_first": (
+        "V14: before the first card move of a turn you may turn only one card, from your "
+        "hand (T) or your reserve (TR), not one of each, unless no card can be moved."
+    ),
+    "compulsory_after_runs": (
+        "V14: once your waste has become your hand twice, a playable reserve card must be "
+        "played before you turn, discard or end; three times, your playable turned card "
+        "and waste top too (Stop! code S11)."
+    ),
+    "stalemate_scores_nothing": (
+        "V14: a stalemate, found by the engine or agreed, is a draw and scores nothing for "
+        "either player."
+    ),
 }
 
 #: What each option may be set to in a document: integers from a range, or one of a
@@ -354,6 +428,13 @@ _LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
     "houses_same_suit": (False, True),
     "reserve_to_house_compulsory": (False, True),
     "shuffle_waste": (False, True),
+    "stock_face_down": (False, True),
+    "take_from_opponent": (False, True),
+    "waste_never_fills_spaces": (False, True),
+    "house_loads_first": (False, True),
+    "one_card_first": (False, True),
+    "compulsory_after_runs": (False, True),
+    "stalemate_scores_nothing": (False, True),
 }
 
 

@@ -2,8 +2,8 @@
 position after the opponent calls Stop! on one of them.
 
 Both functions replay the turn from its starting position in the classic mode,
-where priority violations (S1-S3, and S6-S10 under the options V4-V7 and V12) are
-accepted and recorded.
+where priority violations (S1-S3, and S6-S11 under the options V4-V7, V12 and V14)
+are accepted and recorded.
 """
 
 from __future__ import annotations
@@ -28,11 +28,15 @@ def turn_violations(start: Position, moves: Sequence[Move]) -> list[str | None]:
 def compulsory_moves(position: Position, violation: str, offending: Move) -> list[Move]:
     """The moves the offender omitted (R7.2), best first: the caller may choose among them."""
     if violation == "S3":
+        # V14: with the stock's top card face down there is none: the turn just passes
+        # (Foster p.7: he is stopped, and his opponent plays).
         return [
             m
             for m in position.legal_moves()
             if m.src == RESERVE and m.dst == HOUSE and not position.houses[m.di]
         ]
+    if violation == "S11":  # V14: the card that had to be played, where the caller says
+        return position.run_moves()
     if violation == "S6":  # V5: the loads, the offending card's own first (as R7.3)
         moves = [m for m in position.legal_moves() if m.dst in (OPP_RESERVE, OPP_WASTE)]
         return _same_source_first(moves, offending)
@@ -64,9 +68,10 @@ def call_stop(
 ) -> Position:
     """The position after Stop! is called on ``moves[index]`` of the turn begun at ``start``.
 
-    The offending move and everything after it are undone; for S1-S3 the omitted
-    compulsory move is carried out (``choice`` picks it when several fit, R7.2);
-    then the turn passes to the caller. Raises ``WrongStop`` when that move held
+    The offending move and everything after it are undone; for S1-S3 (and S6-S11) the
+    omitted compulsory move is carried out (``choice`` picks it when several fit, R7.2;
+    under V14 an S3 with the stock's top card face down has none); then the turn
+    passes to the caller. Raises ``WrongStop`` when that move held
     no violation.
     """
     if not 0 <= index < len(moves):
@@ -74,14 +79,16 @@ def call_stop(
     position = start.copy()
     for move in moves[:index]:
         position.push(move, classic=True)
-    refusal = position.refusal(moves[index])
+    offending = moves[index]
+    refusal = position.refusal(offending)
     if refusal is None or not refusal.is_violation:
         raise WrongStop(f"move {index + 1} ({moves[index]}) broke no rule")
     if refusal.code in PRIORITY_VIOLATIONS:
-        options = compulsory_moves(position, refusal.code, moves[index])
+        options = compulsory_moves(position, refusal.code, offending)
         if choice is not None and choice not in options:
             raise WrongStop(f"{choice} is not one of the compulsory moves here")
-        position.push(choice if choice is not None else options[0])
+        if options:
+            position.push(choice if choice is not None else options[0])
     if position.reshuffle_key is not None:
         # V13: a reshuffle made by an undone move stays spent. Both players saw the
         # cards it turned up, so the offender's next reshuffle must be a new one.

@@ -65,8 +65,9 @@ LEGAL_EVERY = 100
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
 HOUSES = tuple(f"H{i}" for i in range(1, 9))
 PILES = ("R", "W", "C", "OR", "OW", *FOUNDATIONS, *HOUSES)
-#: Every syntactically possible move of the two-seat game: all SRC-DST pairs, T and E.
-ALL_MOVE_TEXTS = (*(f"{a}-{b}" for a in PILES for b in PILES), "T", "E")
+#: Every syntactically possible move of the two-seat game: all SRC-DST pairs, T, TR
+#: (V14) and E.
+ALL_MOVE_TEXTS = (*(f"{a}-{b}" for a in PILES for b in PILES), "T", "TR", "E")
 
 
 # ------------------------------------------------------------------ random games
@@ -101,6 +102,13 @@ any_options = st.builds(
     reserve_face_down=st.booleans(),
     reserve_to_house_compulsory=st.booleans(),
     shuffle_waste=st.booleans(),
+    stock_face_down=st.booleans(),
+    take_from_opponent=st.booleans(),
+    waste_never_fills_spaces=st.booleans(),
+    house_loads_first=st.booleans(),
+    one_card_first=st.booleans(),
+    compulsory_after_runs=st.booleans(),
+    stalemate_scores_nothing=st.booleans(),
 )
 rules_strategy = st.one_of(
     st.just(PRESETS["pagat"]), st.sampled_from([PRESETS[n] for n in sorted(PRESETS)]), any_options
@@ -247,7 +255,8 @@ def check_view(position: Position, viewer: int | None) -> None:
             "count": len(seat.reserve) + len(seat.reserve_down),
             "top": card_name(seat.reserve[-1]) if seat.reserve else None,
         }
-        assert not (seat.reserve and seat.reserve_down)  # V9: all face down, or none
+        if not position.rules.stock_face_down:  # V14: face-up cards on a face-down stock
+            assert not (seat.reserve and seat.reserve_down)  # V9: all face down, or none
         assert mine["waste"]["count"] == len(seat.waste)
         assert mine["waste"]["top"] == (card_name(seat.waste[-1]) if seat.waste else None)
         if i == viewer:
@@ -458,13 +467,16 @@ def test_turn_violations_match_classic_push(
 )
 def test_classic_turns_commit_every_priority_violation(rules: Rules) -> None:
     """The generator of the property above does reach every priority violation the
-    rules have: S1, S2 and S3, and S6-S10 under V5/V12/V4/V6/V7."""
+    rules have: S1, S2 and S3, and S6-S11 under V5/V12/V4/V6/V7/V14."""
     assert rules.priority_violations <= PRIORITY_VIOLATIONS
     seen: set[str | None] = set()
     for seed in range(60):
         # Positions from all stages of a game (one-pack games are a quarter as long).
         steps = 40 * seed % (600 if rules.packs == 1 else 2400)
         position, _ = reach(RandomGame(seed, seed, steps, rules))
+        if rules.compulsory_after_runs and seed % 2:
+            # V14 (S11): as late in a long game, after three runs through each hand.
+            position.new_hands = [3] * rules.seats
         for turn in classic_turns(position, random.Random(seed), 3, 0.7):
             seen.update(turn.codes)
             assert turn_violations(turn.start, turn.moves) == turn.codes

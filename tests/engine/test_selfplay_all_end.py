@@ -65,6 +65,9 @@ def check_the_end(game: Game) -> None:
         assert p.ending in ("stalemate", "turn_limit"), where
         if p.ending == "turn_limit":
             assert p.turns == rules.max_turns, where
+        if rules.stalemate_scores_nothing:  # V14: a draw, whatever the counts
+            assert p.score == [0] * rules.seats, where
+            return
         # G3: the single lowest count scores its differences to both others.
         low = min(counts)
         lowest = [s for s, c in enumerate(counts) if c == low]

@@ -1,4 +1,5 @@
-"""RULES.md §9: the rule options (V1-V13) and the presets that combine them.
+"""RULES.md §9: the rule options (V1-V13; V14 in test_variants_v14.py) and the presets
+that combine them.
 
 Each option is checked on a small position where it matters, with the option on
 and off. The properties every preset must keep (cards never change, views hide
@@ -1491,6 +1492,13 @@ BOOLEAN_OPTIONS = [
     "houses_same_suit",
     "reserve_to_house_compulsory",
     "shuffle_waste",
+    "stock_face_down",
+    "take_from_opponent",
+    "waste_never_fills_spaces",
+    "house_loads_first",
+    "one_card_first",
+    "compulsory_after_runs",
+    "stalemate_scores_nothing",
 ]
 
 
