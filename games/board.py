@@ -103,6 +103,7 @@ class Board:
     can_turn: bool
     can_discard: bool
     can_end: bool
+    can_turn_stock: bool  # V14: TR, the face-down stock's top card turned up
     revealed: dict[str, dict[str, list[CardFace]]] | None  # a finished game's face-down cards
     set_aside: list[CardFace] = field(default_factory=list)  # G3: the joker, out of play
 
@@ -187,7 +188,8 @@ def build_board(
             [card_face(reserve["top"])] if reserve["top"] else [],
             reserve["count"],
             relative(letter, "R"),
-            back=letter.lower() if reserve["count"] > 1 else "",
+            # A back shows under the top card, or alone over a face-down stock (V9, V14).
+            back=letter.lower() if reserve["count"] > (1 if reserve["top"] else 0) else "",
         )
         hand = Pile(
             "HAND" + letter,
@@ -280,6 +282,7 @@ def build_board(
         can_turn="T" in moves,
         can_discard="C-W" in moves,
         can_end="E" in moves,
+        can_turn_stock="TR" in moves,
         revealed=revealed,
         set_aside=[card_face(c) for c in seen.get("set_aside", [])],
     )

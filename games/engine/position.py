@@ -697,11 +697,13 @@ class Position:
             moves.append(END_MOVE)
 
     def _one_card_blocks(self, moves: Iterable[Move]) -> bool:
-        """V14: a card was turned this turn before any card moved, and a card move is
-        open among ``moves``: no second card may be turned (``ONE_CARD_FIRST``)."""
+        """V14: a card was turned this turn before any card moved, and a tableau change
+        is open among ``moves``: no second card may be turned (``ONE_CARD_FIRST``).
+        Plays of the card just turned up from the stock do not count: Foster lets a
+        player leave that card and go to the hand (p.7)."""
         if self.turn_moves == 0 or self.turn_card_moved:
             return False
-        return any(m.kind == CARD for m in moves)
+        return any(m.kind == CARD and m.src != RESERVE for m in moves)
 
     def run_moves(self) -> list[Move]:
         """V14 (S11): the legal moves that play a card the mover must play now."""
@@ -961,7 +963,7 @@ class Position:
             "ONE_CARD_FIRST",
             f"you may not {action} now: you have turned a card this turn and no card has "
             "moved since the turn began; in these rules only one card, from the hand or the "
-            "reserve, is turned before the first card move (unless no card can move)",
+            "reserve, is turned before the first card move (unless no other card can move)",
         )
 
     def _run_refusal(self, action: str) -> IllegalMove | None:

@@ -539,3 +539,12 @@ def test_V14_the_command_line_lists_and_plays_TR() -> None:
     after = json.loads(ok("play", "TR", stdin=text))
     assert after["engine"]["stock_down"]["A"] == 1
     assert "TR" not in ok("legal", stdin=json.dumps(after)).split()
+
+
+def test_V14_one_card_first_a_declined_stock_card_does_not_hold_the_hand_back() -> None:
+    """p.7: a stock card the player "declines to play" stays up and the hand is turned;
+    the stock card's own plays are not tableau changes still to make."""
+    on = stock_position(ONE_CARD, H=houses(H1="8H"))
+    on.play("TR")  # the 7S: it fits the 8H, but the player may leave it
+    assert "R-H1" in legal(on) and "T" in legal(on)
+    on.play("T")

@@ -99,6 +99,9 @@
     if (name === "T") {
       clearSelection();
       play("T");
+    } else if (name === "R" && !selected && legalMoves().includes("TR")) {
+      // Foster's stock (V14): a click on its face-down top turns it up.
+      play("TR");
     } else if (selected === pile) {
       clearSelection();
       say("Cancelled.");
