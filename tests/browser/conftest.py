@@ -131,6 +131,12 @@ def sign_in(page: Page, username: str) -> None:
     page.wait_for_url("**/")
 
 
+def assert_fits(page: Page, what: str = "the page", width: int = 360) -> None:
+    """Nothing on the page is wider than a phone's screen."""
+    scroll = page.evaluate("document.documentElement.scrollWidth")
+    assert scroll <= width, f"{what} is {scroll}px wide at {width}px"
+
+
 def screenshot(page: Page, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"

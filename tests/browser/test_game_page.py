@@ -13,7 +13,7 @@ from games.models import Game
 from games.services import start_game
 from tests.service.conftest import mover_and_other, play_turn
 
-from .conftest import PLAYABLE_TURN, Console, screenshot, sign_in
+from .conftest import PLAYABLE_TURN, Console, assert_fits, screenshot, sign_in
 
 
 def card_on(page: Page, pile: str, card: str) -> None:
@@ -95,8 +95,7 @@ def test_phone_width(playable_game: Game, new_page: Any, console: Console) -> No
     page = new_page(360, 780)
     sign_in(page, "alice")
     page.goto(f"/games/{playable_game.pk}/")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide at 360px"
+    assert_fits(page)
     screenshot(page, "board-360")
     click_move(page, "H1", "F1")
     card_on(page, "F1", "AS")
@@ -168,8 +167,7 @@ def test_long_houses_still_fit_a_phone(
     page = new_page(360, 780)
     sign_in(page, "alice")
     page.goto(f"/games/{game.pk}/")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide at 360px"
+    assert_fits(page)
     expect(page.locator("#pile-H1 [data-card]")).to_have_count(12)
     expect(page.locator("#pile-H5 [data-card]")).to_have_count(12)
     box = page.locator(".table-wrap").bounding_box()

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Challenge, Game
 
-from .conftest import Console, screenshot, sign_in
+from .conftest import Console, assert_fits, screenshot, sign_in
 
 
 def test_a_challenge_from_the_lobby_is_accepted_and_opens_the_game(
@@ -30,8 +30,7 @@ def test_a_challenge_from_the_lobby_is_accepted_and_opens_the_game(
     received = bob_page.locator("section[aria-labelledby=received-h]")
     expect(received).to_contain_text("alice invites you to a match to 100 points")
     expect(received).to_contain_text("2 days a turn")
-    width = bob_page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the lobby is {width}px wide at 360px"
+    assert_fits(bob_page, "the lobby")
     screenshot(bob_page, "lobby-360")
     received.get_by_role("button", name="Accept").click()
     bob_page.wait_for_url("**/games/*/")
@@ -81,8 +80,7 @@ def test_the_account_pages_at_phone_width(
     expect(page.locator("#token-key")).to_contain_text("rb_")
     for path in ("/account/", "/account/tokens/", "/account/vacation/"):
         page.goto(path)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 360, f"{path} is {width}px wide at 360px"
+        assert_fits(page, path)
     alice = players[0]
     alice.profile.refresh_from_db()
     assert alice.profile.notifications["your_turn"] == "daily_digest"

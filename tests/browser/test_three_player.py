@@ -13,7 +13,7 @@ from games.models import Game
 from games.services import start_game
 from tests.engine.test_three_player import numbered, three
 
-from .conftest import Console, player, screenshot, sign_in
+from .conftest import Console, assert_fits, player, screenshot, sign_in
 
 
 def three_player_game(players: tuple[User, User]) -> Game:
@@ -61,7 +61,6 @@ def test_G3_the_table_for_three_fits_a_phone(
     page = new_page(360, 780)
     sign_in(page, "carol")
     page.goto(f"/games/{game.pk}/")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, f"the page is {width}px wide at 360px"
+    assert_fits(page)
     screenshot(page, "three-player-360")
     assert console.errors == []

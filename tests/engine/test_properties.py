@@ -63,10 +63,10 @@ DOCUMENT_EVERY = 20
 LEGAL_EVERY = 100
 
 FOUNDATIONS = tuple(f"F{i}" for i in range(1, 9))
-HOUSES = tuple(f"H{i}" for i in range(1, 9))
-PILES = ("R", "W", "C", "OR", "OW", *FOUNDATIONS, *HOUSES)
-#: Every syntactically possible move of the two-seat game: all SRC-DST pairs, T, TR
-#: (V14) and E.
+HOUSES = tuple(f"H{i}" for i in range(1, 10))  # nine in the three-player game (G3)
+PILES = ("R", "W", "C", "OR", "OW", "OR2", "OW2", *FOUNDATIONS, *HOUSES)
+#: Every syntactically possible move of any layout: all SRC-DST pairs (the second
+#: opponent's piles and a ninth house for G3), T, TR (V14) and E.
 ALL_MOVE_TEXTS = (*(f"{a}-{b}" for a in PILES for b in PILES), "T", "TR", "E")
 
 

@@ -72,6 +72,15 @@ def play_turn(game: Game, alice: User, bob: User) -> list[str]:
     first, then turn and discard. Returns the moves."""
     game.refresh_from_db()
     mover, _ = mover_and_other(game, alice, bob)
+    moves = whole_turn(game)
+    play_moves(game_id=game.pk, user=mover, moves=moves)
+    game.refresh_from_db()
+    return moves
+
+
+def whole_turn(game: Game) -> list[str]:
+    """A whole turn for the seat to move: the first legal move each time, unless it can
+    discard, end or turn (so the turn ends soon)."""
     position = from_document(game.position)
     moves: list[str] = []
     start = position.turns
@@ -80,8 +89,6 @@ def play_turn(game: Game, alice: User, bob: User) -> list[str]:
         move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
         position.play(move)
         moves.append(move)
-    play_moves(game_id=game.pk, user=mover, moves=moves)
-    game.refresh_from_db()
     return moves
 
 

@@ -22,7 +22,7 @@ from games.services import (
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
 
-from .conftest import NEW_GAME_FORM, browser, client_for
+from .conftest import NEW_GAME_FORM, browser, client_for, whole_turn
 from .test_hidden_cards_pages import leaks
 
 pytestmark = pytest.mark.django_db
@@ -42,19 +42,6 @@ def mover(game: Game) -> User:
     game.refresh_from_db()
     user: User = game.user_at(game.letters.index(game.to_move))
     return user
-
-
-def whole_turn(game: Game) -> list[str]:
-    """What the rules force first, then turn and discard, played by the seat to move."""
-    position = from_document(game.position)
-    moves: list[str] = []
-    start = position.turns
-    while position.turns == start and not position.is_over:
-        legal = [str(m) for m in position.legal_moves()]
-        move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
-        position.play(move)
-        moves.append(move)
-    return moves
 
 
 def play_a_turn(game: Game) -> list[str]:
