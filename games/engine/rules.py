@@ -167,6 +167,8 @@ class Rules:
             codes.add("S3")
         if self.fill_from_waste and self.own_waste_available:
             codes.add("S3")  # G4: P3 with the waste
+        if self.stock_face_down and self.reserve_size:
+            codes.add("S3")  # V14: a space waits for a stock card still face down (not S7)
         if self.make_spaces and self.reserve_size:
             codes.add("S9")
         if self.uncover_compulsory and self.face_down_tableau:

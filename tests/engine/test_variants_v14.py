@@ -548,3 +548,12 @@ def test_V14_one_card_first_a_declined_stock_card_does_not_hold_the_hand_back() 
     on.play("TR")  # the 7S: it fits the 8H, but the player may leave it
     assert "R-H1" in legal(on) and "T" in legal(on)
     on.play("T")
+
+
+def test_V14_with_V12_a_space_waiting_for_a_face_down_stock_card_is_S3() -> None:
+    """V12's S7 covers P3 only for a face-up reserve card; a face-down stock card
+    cannot be put in the space yet, so turning the hand instead is S3."""
+    rules = rules_doc(stock_face_down=True, reserve_to_house_compulsory=True)
+    pos = stock_position(rules, H={**QUIET, 1: ""})
+    refuse(pos, "T", "S3")
+    assert "S3" in pos.rules.priority_violations and "S7" in pos.rules.priority_violations
