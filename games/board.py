@@ -92,6 +92,7 @@ class SeatPanel:
     turned: Pile
     count: int  # cards left in reserve, hand and waste (R8.2)
     waste_cards: list[CardFace] = field(default_factory=list)  # the viewer's own, spread
+    new_hands: int | None = None  # V14: times the waste has become the hand (S11)
 
 
 @dataclass
@@ -225,6 +226,7 @@ def build_board(
             waste=waste_pile,
             turned=turned,
             count=seat["count"],
+            new_hands=seat.get("new_hands"),
             waste_cards=[card_face(c) for c in waste.get("cards", [])],
         )
 

@@ -32,3 +32,16 @@ def test_V14_a_click_on_the_face_down_stock_turns_its_top_card(
     game = Game.objects.get(pk=game.pk)
     assert game.current_turn == ["TR"]
     assert console.errors == []
+
+
+def test_V14_each_seat_shows_how_often_its_waste_became_a_hand(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    game = start_game(*players, rules="foster", seed=4)
+    page = new_page(1280)
+    sign_in(page, "bob")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("section.seat .who")).to_have_count(2)
+    for who in page.locator("section.seat .who").all():
+        expect(who).to_contain_text("waste turned into a hand 0 times")
+    assert console.errors == []

@@ -445,9 +445,12 @@ def test_V14_compulsory_after_runs_counts_the_new_hands() -> None:
     assert on.new_hands == [1, 0]
     assert doc_of(on)["engine"]["new_hands"] == {"A": 1, "B": 0}
     assert from_document(doc_of(on)) == on
+    # Public: both players see it, so each knows when S11 begins to apply.
+    assert view(on, 1)["A"]["new_hands"] == 1 and view(on, 0)["B"]["new_hands"] == 0
     off = position(H=QUIET, A={"hand": "", "waste": "5D 2C"}, B={"hand": "4C"})
     off.play("T")
     assert "new_hands" not in doc_of(off)["engine"]
+    assert "new_hands" not in view(off, 1)["A"]
 
 
 def test_V14_compulsory_after_runs_the_turned_card_after_three() -> None:
