@@ -7,8 +7,9 @@ Who may answer:
 * an open challenge: any signed-in player but the challenger accepts.
 A three-player challenge (G3) names both opponents, each of whom must accept, or is
 open, and fills its seats in the order players accept: the game is dealt when the
-second one does. It is never an e-mail invitation (an invitee without an account
-could not be told apart from a second stranger following the same link).
+second one does; until then a player who joined an open one may leave it (decline).
+It is never an e-mail invitation (an invitee without an account could not be told
+apart from a second stranger following the same link).
 Only the challenger cancels. Every answer locks the challenge row, so two players
 racing to accept an open challenge start exactly one game.
 """
@@ -256,6 +257,11 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
     with transaction.atomic():
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
+        if challenge.is_open and challenge.accepted_by_id == user.pk:
+            _pending(challenge)
+            challenge.accepted_by = None  # G3: a player who joined leaves again
+            challenge.save(update_fields=["accepted_by"])
+            return challenge
         if challenge.is_open:
             raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
         return _close(challenge, Challenge.Status.DECLINED)

@@ -139,6 +139,9 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
     if action == "accept":  # G3: a seat taken, the game waits for a third player
         messages.success(request, "You are in: the game starts when a third player accepts.")
         return redirect("lobby")
+    if challenge.status == Challenge.Status.PENDING:  # G3: left an open challenge
+        messages.success(request, "You have left the challenge.")
+        return redirect("lobby")
     messages.success(request, f"Challenge {challenge.status}.")
     return redirect("lobby")
 

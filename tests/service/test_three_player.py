@@ -92,6 +92,11 @@ def test_G3_an_open_three_player_challenge_seats_the_first_two_takers(
     assert client_for(carol).post(url).json()["status"] == "pending"
     # The lobby lists it under "joined" for carol, still open for the others.
     assert "the game starts when a third player accepts" in browser(carol).get("/").content.decode()
+    # carol may leave again before the game is dealt, and join once more.
+    left = browser(carol).post(reverse("challenge-decline", args=[made.json()["id"]]))
+    assert left.status_code == 302
+    assert Challenge.objects.get().accepted_by is None
+    assert client_for(carol).post(url).json()["accepted_by"] == ["carol"]
     assert client_for(bob).post(url).json()["status"] == "accepted"
     late = client_for(charlie).post(url)
     assert late.status_code == 409 and late.json()["error"] == "ALREADY_ANSWERED"
