@@ -1756,9 +1756,8 @@ class Position:
         counts = [s.count for s in self.seats]
         low = min(counts)
         score = [0] * len(counts)
-        if self.rules.stalemate_scores_nothing:  # V14: a draw, whatever the counts
-            pass
-        elif counts.count(low) == 1:
+        # V14: a draw whatever the counts, so nobody scores.
+        if counts.count(low) == 1 and not self.rules.stalemate_scores_nothing:
             best = counts.index(low)
             score[best] = sum(c - low for c in counts)
         self._finish(STALEMATE, None, score, ending)
