@@ -9,7 +9,8 @@
 from .cards import Card, card_label, card_name, card_words, parse_card
 from .deal import deal, new_seed, seed_commitment
 from .document import dumps, from_document, loads, to_document
-from .errors import BadNotation, BadPosition, IllegalMove, RulesError, WrongStop
+from .errors import BadNotation, BadPosition, IllegalMove, Refusal, RulesError, WrongStop
+from .families import FAMILIES, Family, family_of, position_class
 from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (
@@ -23,7 +24,7 @@ from .position import (
     SeatPiles,
 )
 from .replay import replay
-from .rules import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
+from .rules import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
 from .views import view
 
@@ -31,6 +32,8 @@ __all__ = [
     "BY_AGREEMENT",
     "BY_RESIGNATION",
     "BY_TIMEOUT",
+    "FAMILIES",
+    "OPTIONS",
     "OPTION_DESCRIPTIONS",
     "PLAYING",
     "PRESETS",
@@ -40,10 +43,12 @@ __all__ = [
     "BadNotation",
     "BadPosition",
     "Card",
+    "Family",
     "IllegalMove",
     "Match",
     "Move",
     "Position",
+    "Refusal",
     "Rules",
     "RulesError",
     "SeatPiles",
@@ -56,6 +61,7 @@ __all__ = [
     "compulsory_moves",
     "deal",
     "dumps",
+    "family_of",
     "from_document",
     "get_rules",
     "loads",
@@ -63,6 +69,7 @@ __all__ = [
     "new_seed",
     "parse_card",
     "parse_move",
+    "position_class",
     "replay",
     "seed_commitment",
     "to_document",

@@ -75,18 +75,18 @@ def call_stop(
     no violation.
     """
     if not 0 <= index < len(moves):
-        raise WrongStop(f"the turn has no move number {index + 1}")
+        raise WrongStop("no_such_move_number", number=index + 1)
     position = start.copy()
     for move in moves[:index]:
         position.push(move, classic=True)
     offending = moves[index]
     refusal = position.refusal(offending)
     if refusal is None or not refusal.is_violation:
-        raise WrongStop(f"move {index + 1} ({moves[index]}) broke no rule")
+        raise WrongStop("clean_move", number=index + 1, move=str(moves[index]))
     if refusal.code in PRIORITY_VIOLATIONS:
         options = compulsory_moves(position, refusal.code, offending)
         if choice is not None and choice not in options:
-            raise WrongStop(f"{choice} is not one of the compulsory moves here")
+            raise WrongStop("not_compulsory", move=str(choice))
         if options:
             position.push(choice if choice is not None else options[0])
     if position.reshuffle_key is not None:
