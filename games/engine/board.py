@@ -121,6 +121,7 @@ class Board:
     __slots__ = (
         "_fmoves",
         "_fwant",
+        "_legal",
         "_p1",
         "_rmoves",
         "_smoves",
@@ -215,6 +216,8 @@ class Board:
         #: The foundation moves open to the mover (P1, P2), and whether P1 applies.
         self._fmoves: list[Move] | None = None
         self._p1: bool = False
+        #: The moves ``legal_moves`` listed last: ``push`` need not check them again.
+        self._legal: tuple[Move, ...] | None = None
         # The searches of V4, V6 and V7, kept with the (turns, turn_moves) they were made
         # at: every move changes that pair, so nothing has to drop them.
         self._rmoves: tuple[tuple[int, int], object] | None = None
@@ -317,6 +320,7 @@ class Board:
         self.score = score
         self.ending = ending
         self._fmoves = None
+        self._legal = None
 
     def _finish_won(self, winner: int, ending: str, penalty: int = 0) -> None:
         """R8.2 (and R8.6 with a penalty): the winner scores the bonus plus the losers' counts."""

@@ -144,16 +144,20 @@ class Generator(Board):
             return []
         foundation = self.foundation_moves()
         if foundation:  # P1/P2: nothing else is allowed
-            return self._foundation_only(foundation)
-        seat = self.seats[self.to_move]
-        if self.turn_moves < self.rules.max_turn_moves:
-            moves, spaces = self._card_moves(seat)
-            forced = self._forced_moves(moves)
-            if forced is not None:
-                return forced
-        else:  # R7.6: past the cap, only the compulsory filling of spaces
-            moves, spaces = self._capped_moves(seat)
-        moves.extend(self._turn_actions(seat, spaces, moves))
+            moves = self._foundation_only(foundation)
+        else:
+            seat = self.seats[self.to_move]
+            forced = None
+            if self.turn_moves < self.rules.max_turn_moves:
+                moves, spaces = self._card_moves(seat)
+                forced = self._forced_moves(moves)
+            else:  # R7.6: past the cap, only the compulsory filling of spaces
+                moves, spaces = self._capped_moves(seat)
+            if forced is None:
+                moves.extend(self._turn_actions(seat, spaces, moves))
+            else:
+                moves = forced
+        self._legal = tuple(moves)
         return moves
 
     def _foundation_only(self, foundation: list[Move]) -> list[Move]:

@@ -63,7 +63,16 @@ class Position(Referee):
         returned; building and availability violations are always refused.
         ``by_seat`` as in ``refusal``.
         """
-        refusal = self.refusal(move, by_seat)
+        refusal: IllegalMove | None = None
+        legal = self._legal
+        if legal is not None and (by_seat is None or by_seat == self.to_move):
+            for listed in legal:
+                if listed is move:  # just listed by ``legal_moves``: nothing to check
+                    break
+            else:
+                refusal = self.refusal(move, by_seat)
+        else:
+            refusal = self.refusal(move, by_seat)
         violation = None
         if refusal is not None:
             if not (classic and refusal.code in PRIORITY_VIOLATIONS):
@@ -87,6 +96,7 @@ class Position(Referee):
     def _apply(self, move: Move) -> None:
         """Carry out a checked move."""
         self._fmoves = None
+        self._legal = None
         self.turn_moves += 1
         kind = move.kind
         if kind == CARD:
@@ -185,6 +195,7 @@ class Position(Referee):
         self.turn_own_played = False
         self.to_move = (m + 1) % n
         self._fmoves = None
+        self._legal = None
         self._turn_starts()
         if not productive and self.is_stuck():
             self.finish_stalemate(BY_STALEMATE)
