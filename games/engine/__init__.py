@@ -9,7 +9,9 @@
 from .cards import Card, card_label, card_name, card_words, parse_card
 from .deal import deal, new_seed, seed_commitment
 from .document import dumps, from_document, loads, to_document
+from .encoding import decode, encode
 from .errors import BadNotation, BadPosition, IllegalMove, RulesError, WrongStop
+from .game import Game, GameError, MoveRefused, Turn, WrongCallError
 from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (
@@ -22,6 +24,24 @@ from .position import (
     Position,
     SeatPiles,
 )
+from .record import (
+    CLASSIC,
+    REFEREE,
+    AgreeStalemate,
+    BadRecord,
+    DeclineStalemate,
+    Entry,
+    LostTurn,
+    MoveEntry,
+    OfferStalemate,
+    Record,
+    Resign,
+    StopCall,
+    Timeout,
+    WrongCall,
+    parse_entry,
+    public,
+)
 from .replay import replay
 from .rules import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
@@ -31,22 +51,41 @@ __all__ = [
     "BY_AGREEMENT",
     "BY_RESIGNATION",
     "BY_TIMEOUT",
+    "CLASSIC",
     "OPTION_DESCRIPTIONS",
     "PLAYING",
     "PRESETS",
     "PRESET_DESCRIPTIONS",
+    "REFEREE",
     "STALEMATE",
     "WON",
+    "AgreeStalemate",
     "BadNotation",
     "BadPosition",
+    "BadRecord",
     "Card",
+    "DeclineStalemate",
+    "Entry",
+    "Game",
+    "GameError",
     "IllegalMove",
+    "LostTurn",
     "Match",
     "Move",
+    "MoveEntry",
+    "MoveRefused",
+    "OfferStalemate",
     "Position",
+    "Record",
+    "Resign",
     "Rules",
     "RulesError",
     "SeatPiles",
+    "StopCall",
+    "Timeout",
+    "Turn",
+    "WrongCall",
+    "WrongCallError",
     "WrongStop",
     "alternating_starter",
     "call_stop",
@@ -55,14 +94,18 @@ __all__ = [
     "card_words",
     "compulsory_moves",
     "deal",
+    "decode",
     "dumps",
+    "encode",
     "from_document",
     "get_rules",
     "loads",
     "match_totals",
     "new_seed",
     "parse_card",
+    "parse_entry",
     "parse_move",
+    "public",
     "replay",
     "seed_commitment",
     "to_document",
