@@ -17,9 +17,9 @@ a varint length and UTF-8); the rules (a varint length and the JSON of
 ``Rules.to_document``); the count of actions (entries but the lost turns, which the
 engine writes itself); the count of exceptions, and for each the varint gap since the
 previous one's action, a byte ``kind << 2 | seat`` and its payload (varints); the
-CRC-32 of the entries' text, 4 bytes; and the rest, the moves' number, little-endian.
-The CRC makes a decoding that drifted (an engine whose legal moves changed since
-the record was written) an error instead of another game.
+moves' number, little-endian; and a CRC-32 of all that and of the entries' text, 4
+bytes. The CRC makes damaged bytes, and a decoding that drifted (an engine whose legal
+moves changed since the record was written), an error instead of another game.
 """
 
 from __future__ import annotations
@@ -164,8 +164,9 @@ class _Reader:
         return self.data[self.at - n : self.at]
 
 
-def _crc(entries: tuple[Entry, ...] | list[Entry]) -> int:
-    return zlib.crc32("\n".join(str(e) for e in entries).encode())
+def _crc(data: bytes | bytearray, entries: tuple[Entry, ...]) -> int:
+    """The check of an encoding: its bytes and the text of the entries they stand for."""
+    return zlib.crc32("\n".join(str(e) for e in entries).encode(), zlib.crc32(data))
 
 
 # ------------------------------------------------------------------ encode
@@ -212,8 +213,8 @@ def encode(record: Record) -> bytes:
     _varint(actions, out)
     _varint(count, out)
     out += exceptions
-    out += _crc(record.entries).to_bytes(4, "little")
     out += number.to_bytes((number.bit_length() + 7) // 8, "little")
+    out += _crc(out, record.entries).to_bytes(4, "little")
     return bytes(out)
 
 
@@ -298,8 +299,9 @@ def decode(data: bytes) -> Record:
         exceptions[action] = (kind, byte & 3, bytes(payload))
     if exceptions and action >= actions:
         raise BadRecord("the encoded record has an exception after its last action")
-    crc = int.from_bytes(reader.take(4), "little")
-    number = int.from_bytes(data[reader.at :], "little")
+    if len(data) < reader.at + 4:
+        raise BadRecord("the encoded record is cut short")
+    number = int.from_bytes(data[reader.at : -4], "little")
     game = Game(seed, rules, stop_mode=stop_mode, starter=starter)
     moves = all_moves(rules)
     codes = move_codes(rules)
@@ -320,8 +322,10 @@ def decode(data: bytes) -> Record:
     if number:
         raise BadRecord("the encoded record holds more moves than it says")
     record = game.record
-    if _crc(record.entries) != crc:
-        raise BadRecord("the encoded record decodes to another game (have the rules changed?)")
+    if _crc(data[:-4], record.entries) != int.from_bytes(data[-4:], "little"):
+        raise BadRecord(
+            "the encoded record is damaged, or decodes to another game (have the rules changed?)"
+        )
     return record
 
 
