@@ -303,8 +303,9 @@ class Game:
 
     @property
     def stalemate_offer(self) -> tuple[int, ...]:
-        """The seats that agree to a pending stalemate offer, the offerer first; () if none."""
-        return self._offer
+        """The seats that agree to a pending stalemate offer, the offerer first; () if none
+        (and once the game is over, however it ended)."""
+        return () if self.is_over else self._offer
 
     @property
     def last_turn(self) -> Turn | None:

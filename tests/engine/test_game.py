@@ -555,3 +555,10 @@ def test_it_reveals_the_deal_and_the_result_in_the_full_record_after_the_end() -
     assert called
     assert {v["index"] for v in record["violations"] if v["called"]} == called
     json.dumps(record)  # every value is JSON
+
+
+def test_R8_5_an_offer_ends_with_the_game_however_it_ends() -> None:
+    game = Game(3, PRESETS["three-player"])
+    game.offer_stalemate(2)
+    game.resign(0)
+    assert game.is_over and not game.stalemate_offer
