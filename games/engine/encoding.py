@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from bisect import bisect_left
 from functools import cache
 from typing import Final
 
@@ -188,14 +189,17 @@ def encode(record: Record) -> bytes:
         if i < game.entry_count:  # written by the engine with the entry before
             next(steps)
             continue
-        legal = []
-        if isinstance(entry, MoveEntry) and entry.violation is None:
-            legal = sorted(game.position.legal_moves(), key=codes.__getitem__)
-        if isinstance(entry, MoveEntry) and entry.move in legal:
-            if len(legal) > 1:
+        digit = -1
+        if isinstance(entry, MoveEntry) and entry.violation is None and entry.move in codes:
+            legal = sorted([codes[m] for m in game.position.legal_moves()])
+            code = codes[entry.move]
+            digit = bisect_left(legal, code)
+            if digit == len(legal) or legal[digit] != code:
+                digit = -1  # not a legal move: the check below refuses it
+            elif len(legal) > 1:
                 radices.append(len(legal))
-                digits.append(legal.index(entry.move))
-        else:
+                digits.append(digit)
+        if digit < 0:
             _varint(actions - previous, exceptions)
             previous = actions
             count += 1
