@@ -3,16 +3,21 @@ game record"), and a priority slip stays secret while the game is played (R7.4).
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
+    CLASSIC,
     PRESETS,
     AgreeStalemate,
     BadRecord,
     DeclineStalemate,
     Entry,
+    Game,
     LostTurn,
     MoveEntry,
     OfferStalemate,
@@ -135,3 +140,12 @@ def test_it_round_trips_a_classic_game_with_events_under_every_preset(rules: Rul
     assert MoveEntry in kinds
     for line in game.record.lines():
         assert str(parse_entry(line, rules)) == line
+
+
+def test_the_record_in_the_notation_document_replays_to_its_export() -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "notation.md").read_text()
+    blocks = re.findall(r"```\n(.*?)```", text, re.S)
+    record, export = blocks[0], blocks[1]
+    entries = tuple(parse_entry(line) for line in record.splitlines())
+    game = Game.from_record(Record(8, stop_mode=CLASSIC, entries=entries))
+    assert game.export() == export
