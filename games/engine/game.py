@@ -342,6 +342,8 @@ class Game:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """The position as ``seat`` (None: a spectator) may see it: no face-down card."""
+        if seat is not None:
+            self._check_seat(seat)
         return view(self._position, seat)
 
     def position_at(self, n: int) -> Position:
@@ -372,17 +374,21 @@ class Game:
         if self.is_over:
             raise GameError("GAME_OVER")
 
-    def play(self, seat: int, moves: Sequence[Move | str]) -> list[MoveEntry]:
-        """Apply ``moves`` (``Move`` values or the notation, relative to ``seat``) in order,
-        all or none: the first refusal raises ``MoveRefused`` and the game is as before.
-        In a classic game a priority slip is accepted and recorded (R7.4): the returned
-        entries carry it, and the caller must keep it secret until the game ends."""
+    def play(self, seat: int, moves: Sequence[Move | str] | str) -> list[MoveEntry]:
+        """Apply ``moves`` (``Move`` values or the notation, relative to ``seat``; a string
+        is split at spaces) in order, all or none: the first refusal raises
+        ``MoveRefused`` and the game is as before. In a classic game a priority slip is
+        accepted and recorded (R7.4): the returned entries carry it, and the caller must
+        keep it secret until the game ends."""
+        if isinstance(moves, str):
+            moves = moves.split()
         self._check_playing(seat)
         if not moves:
             raise GameError("NO_MOVES")
         if self._position.to_move != seat:
             raise GameError("NOT_YOUR_TURN", to_move=self.letter(self._position.to_move))
-        saved = self._save()
+        # A refused first move changes nothing: only a longer list needs a way back.
+        saved = self._save() if len(moves) > 1 else None
         played = []
         try:
             for i, item in enumerate(moves):
@@ -395,7 +401,8 @@ class Game:
                 except IllegalMove as exc:
                     raise MoveRefused(exc.code, exc.message, text, i) from None
         except GameError:
-            self._restore(saved)
+            if saved is not None:
+                self._restore(saved)
             raise
         return played
 

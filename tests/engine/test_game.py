@@ -157,6 +157,7 @@ def test_it_plays_a_list_of_moves_all_or_none() -> None:
         assert game.entry_count == 0 and game.current_turn == () and game.last_turn is None
     played = game.play(seat, ["T", DISCARD])
     assert played == [MoveEntry(seat, TURN_MOVE), MoveEntry(seat, DISCARD)]
+    assert Game(CLEAN).play(seat, "T C-W") == played  # text is split at spaces
     assert game.last_turn is not None and game.last_turn.moves == (TURN_MOVE, DISCARD)
     assert game.last_turn.indexes == (0, 1) and game.last_turn.start == 0
     assert game.to_move == 1 - seat and game.current_turn == ()
