@@ -17,9 +17,10 @@ a varint length and UTF-8); the rules (a varint length and the JSON of
 ``Rules.to_document``); the count of actions (entries but the lost turns, which the
 engine writes itself); the count of exceptions, and for each the varint gap since the
 previous one's action, a byte ``kind << 2 | seat`` and its payload (varints); the
-moves' number, little-endian; and a CRC-32 of all that and of the entries' text, 4
-bytes. The CRC makes damaged bytes, and a decoding that drifted (an engine whose legal
-moves changed since the record was written), an error instead of another game.
+moves' number, little-endian; a CRC-32 of all that, and a CRC-32 of the entries' text,
+4 bytes each. The first finds damaged bytes before anything is replayed; the second a
+decoding that drifted (an engine whose legal moves changed since the record was
+written): either is an error, never another game.
 """
 
 from __future__ import annotations
@@ -165,9 +166,9 @@ class _Reader:
         return self.data[self.at - n : self.at]
 
 
-def _crc(data: bytes | bytearray, entries: tuple[Entry, ...]) -> int:
-    """The check of an encoding: its bytes and the text of the entries they stand for."""
-    return zlib.crc32("\n".join(str(e) for e in entries).encode(), zlib.crc32(data))
+def _entries_crc(entries: tuple[Entry, ...]) -> bytes:
+    """The check of what an encoding stands for: the text of its entries."""
+    return zlib.crc32("\n".join(str(e) for e in entries).encode()).to_bytes(4, "little")
 
 
 # ------------------------------------------------------------------ encode
@@ -218,7 +219,8 @@ def encode(record: Record) -> bytes:
     _varint(count, out)
     out += exceptions
     out += number.to_bytes((number.bit_length() + 7) // 8, "little")
-    out += _crc(out, record.entries).to_bytes(4, "little")
+    out += zlib.crc32(out).to_bytes(4, "little")
+    out += _entries_crc(record.entries)
     return bytes(out)
 
 
@@ -257,10 +259,14 @@ def _exception(entry: Entry, codes: dict[Move, int], out: bytearray) -> None:
 
 def decode(data: bytes) -> Record:
     """The record ``encode`` made of it. Raises ``BadRecord`` for anything else."""
-    reader = _Reader(data)
-    version = reader.byte()
-    if version != FORMAT:
-        raise BadRecord(f"the encoded record has format {version}; this engine reads {FORMAT}")
+    if data[:1] and data[0] != FORMAT:
+        raise BadRecord(f"the encoded record has format {data[0]}; this engine reads {FORMAT}")
+    if len(data) < 10:
+        raise BadRecord("the encoded record is cut short")
+    if zlib.crc32(data[:-8]).to_bytes(4, "little") != data[-8:-4]:
+        raise BadRecord("the encoded record is damaged")
+    reader = _Reader(data[:-8])
+    reader.byte()  # the format
     flags = reader.byte()
     if flags >> 4:
         raise BadRecord("the encoded record has unknown flags")
@@ -303,9 +309,7 @@ def decode(data: bytes) -> Record:
         exceptions[action] = (kind, byte & 3, bytes(payload))
     if exceptions and action >= actions:
         raise BadRecord("the encoded record has an exception after its last action")
-    if len(data) < reader.at + 4:
-        raise BadRecord("the encoded record is cut short")
-    number = int.from_bytes(data[reader.at : -4], "little")
+    number = int.from_bytes(data[reader.at : -8], "little")
     game = Game(seed, rules, stop_mode=stop_mode, starter=starter)
     moves = all_moves(rules)
     codes = move_codes(rules)
@@ -326,10 +330,8 @@ def decode(data: bytes) -> Record:
     if number:
         raise BadRecord("the encoded record holds more moves than it says")
     record = game.record
-    if _crc(data[:-4], record.entries) != int.from_bytes(data[-4:], "little"):
-        raise BadRecord(
-            "the encoded record is damaged, or decodes to another game (have the rules changed?)"
-        )
+    if _entries_crc(record.entries) != data[-4:]:
+        raise BadRecord("the encoded record decodes to another game: have the rules changed?")
     return record
 
 

@@ -20,6 +20,7 @@ from games.engine import (
     Rules,
     decode,
     encode,
+    encoding,
 )
 from games.engine.encoding import FORMAT, all_moves, layout_moves, move_codes
 from tests.engine.random_records import Plan, plans, play_random
@@ -136,7 +137,7 @@ DATA = encode(GAME.record)
 @settings(max_examples=60, deadline=None)
 @given(where=st.integers(min_value=1), flip=st.integers(min_value=1, max_value=255))
 def test_a_changed_byte_is_found(where: int, flip: int) -> None:
-    """A changed byte is found: a check of the decoding fails, or the CRC does."""
+    """A changed byte is found (the CRC of the bytes), before anything is replayed."""
     data = bytearray(DATA)
     data[where % len(data)] ^= flip
     with pytest.raises(BadRecord):
@@ -149,3 +150,17 @@ def test_it_refuses_to_encode_a_record_the_rules_do_not_allow() -> None:
     wrong_seat = type(good)(1 - good.seat, good.move)
     with pytest.raises(BadRecord):
         encode(Record(1, stop_mode=CLASSIC, entries=(wrong_seat,)))
+
+
+def test_a_decoding_that_drifts_to_another_game_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Read with the legal moves in another order (as an engine whose rules changed might
+    list them), the same bytes replay to another game, legal all through: the CRC of
+    the entries refuses it."""
+    game = play_random(Plan(seed=3, rng_seed=3, events=False, steps=300))
+    data = encode(game.record)
+    codes = dict(move_codes(game.rules))
+    monkeypatch.setattr(encoding, "move_codes", lambda rules: {m: -c for m, c in codes.items()})
+    with pytest.raises(BadRecord, match="another game"):
+        decode(data)
