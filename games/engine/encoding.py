@@ -200,13 +200,15 @@ def encode(record: Record) -> bytes:
             elif len(legal) > 1:
                 radices.append(len(legal))
                 digits.append(digit)
+        next(steps)  # applies and checks the entry
         if digit < 0:
             _varint(actions - previous, exceptions)
             previous = actions
             count += 1
             _exception(entry, codes, exceptions)
-        next(steps)  # applies and checks the entry
         actions += 1
+    if game.entry_count != len(record.entries):
+        raise BadRecord("the record stops before the lost turn its last wrong call brings")
     number = 0
     for radix, digit in zip(reversed(radices), reversed(digits), strict=True):
         number = number * radix + digit

@@ -15,6 +15,7 @@ from games.engine import (
     BadNotation,
     BadRecord,
     Game,
+    LostTurn,
     Position,
     Record,
     Rules,
@@ -164,3 +165,11 @@ def test_a_decoding_that_drifts_to_another_game_is_refused(
     monkeypatch.setattr(encoding, "move_codes", lambda rules: {m: -c for m, c in codes.items()})
     with pytest.raises(BadRecord, match="another game"):
         decode(data)
+
+
+def test_it_refuses_to_encode_a_lost_turn_alone_or_a_record_cut_before_one() -> None:
+    game = play_random(Plan(seed=8, rng_seed=3, classic=True, events=False))
+    lost = next(i for i, e in enumerate(game.entries) if isinstance(e, LostTurn))
+    for entries in (game.entries[:lost], (game.entries[lost],)):
+        with pytest.raises(BadRecord):
+            encode(Record(8, stop_mode=CLASSIC, entries=entries))
