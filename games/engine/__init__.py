@@ -9,8 +9,20 @@
 from .cards import Card, card_label, card_name, card_words, parse_card
 from .deal import deal, new_seed, seed_commitment
 from .document import dumps, from_document, loads, to_document
-from .errors import BadNotation, BadPosition, IllegalMove, Refusal, RulesError, WrongStop
+from .encoding import decode, encode
+from .errors import (
+    BadNotation,
+    BadPosition,
+    GameError,
+    IllegalMove,
+    MoveRefused,
+    Refusal,
+    RulesError,
+    WrongCallError,
+    WrongStop,
+)
 from .families import FAMILIES, Family, family_of, position_class
+from .game import Game, Turn
 from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (
@@ -23,6 +35,24 @@ from .position import (
     Position,
     SeatPiles,
 )
+from .record import (
+    CLASSIC,
+    REFEREE,
+    AgreeStalemate,
+    BadRecord,
+    DeclineStalemate,
+    Entry,
+    LostTurn,
+    MoveEntry,
+    OfferStalemate,
+    Record,
+    Resign,
+    StopCall,
+    Timeout,
+    WrongCall,
+    parse_entry,
+    public,
+)
 from .replay import replay
 from .rules import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
@@ -32,26 +62,45 @@ __all__ = [
     "BY_AGREEMENT",
     "BY_RESIGNATION",
     "BY_TIMEOUT",
+    "CLASSIC",
     "FAMILIES",
     "OPTIONS",
     "OPTION_DESCRIPTIONS",
     "PLAYING",
     "PRESETS",
     "PRESET_DESCRIPTIONS",
+    "REFEREE",
     "STALEMATE",
     "WON",
+    "AgreeStalemate",
     "BadNotation",
     "BadPosition",
+    "BadRecord",
     "Card",
+    "DeclineStalemate",
+    "Entry",
     "Family",
+    "Game",
+    "GameError",
     "IllegalMove",
+    "LostTurn",
     "Match",
     "Move",
+    "MoveEntry",
+    "MoveRefused",
+    "OfferStalemate",
     "Position",
+    "Record",
     "Refusal",
+    "Resign",
     "Rules",
     "RulesError",
     "SeatPiles",
+    "StopCall",
+    "Timeout",
+    "Turn",
+    "WrongCall",
+    "WrongCallError",
     "WrongStop",
     "alternating_starter",
     "call_stop",
@@ -60,7 +109,9 @@ __all__ = [
     "card_words",
     "compulsory_moves",
     "deal",
+    "decode",
     "dumps",
+    "encode",
     "family_of",
     "from_document",
     "get_rules",
@@ -68,8 +119,10 @@ __all__ = [
     "match_totals",
     "new_seed",
     "parse_card",
+    "parse_entry",
     "parse_move",
     "position_class",
+    "public",
     "replay",
     "seed_commitment",
     "to_document",

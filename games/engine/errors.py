@@ -93,4 +93,27 @@ class WrongStop(Refusal):
     """A Stop! call that names a move holding no violation (R7.5)."""
 
     def __init__(self, reason: str, **params: object) -> None:
-        super().__init__("WRONG_STOP", reason, **params)
+        Refusal.__init__(self, "WRONG_STOP", reason, **params)
+
+
+class GameError(Refusal):
+    """A game action the rules refuse (``game.Game``): not this seat's turn, the game
+    over, a Stop! call out of its window... The reason defaults to the code's."""
+
+    def __init__(self, code: str, reason: str | None = None, **params: object) -> None:
+        Refusal.__init__(self, code, reason or code.lower(), **params)
+
+
+class MoveRefused(GameError):
+    """Move number ``index`` (0-based) of a list of moves, ``move`` as it was sent, was
+    refused: the refusal's code, reason and parameters, with ``move`` and ``index``."""
+
+    def __init__(self, refusal: Refusal, move: str, index: int) -> None:
+        Refusal.__init__(
+            self, refusal.code, refusal.reason, **refusal.params, move=move, index=index
+        )
+
+
+class WrongCallError(GameError, WrongStop):
+    """R7.5: a Stop! call on a clean move. It is recorded and counted before this is
+    raised: ``wrong_calls`` (the caller's count) and ``turn_lost`` are in ``params``."""

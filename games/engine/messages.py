@@ -107,7 +107,8 @@ MESSAGES: Final[dict[str, str]] = {
     "foundation",
     "uncover_first": "you may not {action} now: the cards on the face-down card of {house} can "
     "all be moved off, and in these rules uncovering it comes next after the foundation moves",
-    "play_after_runs": "you may not {action} now: {what}, the {card}, can be played ({move}); "
+    "play_after_runs": "you may not {action} now: {what}, the {card}, can be played "
+    "({compulsory}); "
     "your waste has become your hand {runs} times, and in these rules every playable card of "
     "yours must then be played",
     "make_spaces": "you may not turn a hand card now: the cards of {house} can all be moved "
@@ -119,10 +120,30 @@ MESSAGES: Final[dict[str, str]] = {
     "not_a_pile": "{name!r} is not a pile (F1-F{foundations}, H1-H{houses}, R, W, C, OR, OW)",
     "not_a_move_shape": "{text!r} is not a move: write SOURCE-DESTINATION (e.g. R-F3), T, TR or E",
     "not_a_move": "{text!r} is not a move",
-    # --- Stop! (R7.5)
+    # --- Stop! (R7.4, R7.5)
     "no_such_move_number": "the turn has no move number {number}",
     "clean_move": "move {number} ({move}) broke no rule",
     "not_compulsory": "{move} is not one of the compulsory moves here",
+    "stop_not_in_play": "this game is refereed: every illegal move was refused already",
+    "stop_not_your_turn": "Stop! is called at the start of your turn, before your move",
+    "stop_too_late": "too late: Stop! must be called before your first move",
+    "nothing_to_stop": "your opponent has no turn you can stop",
+    "already_stopped": "you have already stopped that turn",
+    "no_such_move": "your opponent's last turn has moves 1 to {moves}",
+    "wrong_stop": "move {move_number} ({move}) broke no rule (wrong call number {wrong_calls}; "
+    "{left} more and you lose a turn)",
+    "wrong_stop_turn_lost": "move {move_number} ({move}) broke no rule: that is wrong call "
+    "number {wrong_calls}, and it costs you this turn",
+    # --- the game's actions (game.Game)
+    "not_a_seat": "there is no seat {seat}",
+    "bad_stop_mode": "the Stop! mode is referee or classic, not {mode!r}",
+    "game_not_over": "the record is revealed when the game ends",
+    "no_moves": "send at least one move",
+    "someone_elses_turn": "it is {to_move}'s turn",
+    "turn_ended": "your turn ended before this move",
+    "already_offered": "you have already agreed to a stalemate",
+    "offer_pending": "{offerer} has offered a stalemate: accept or decline it",
+    "no_offer": "no stalemate offer awaits your answer",
     # --- phrases: what the player tried, and the parts of longer sentences
     "turn_hand_card": "turn a hand card",
     "turn_reserve_card": "turn a reserve card",

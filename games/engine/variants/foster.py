@@ -276,7 +276,7 @@ class CompulsoryAfterRuns(Position):
             "play_after_runs",
             what=what[first.src],
             card=card_name(playable),
-            move=str(first),
+            compulsory=str(first),
             runs=self.new_hands[self.to_move],
             **acting(action, card),
         )
