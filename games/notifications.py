@@ -5,11 +5,15 @@ preference for that kind of event (immediately, in the daily digest, or never),
 writes a ``Notification`` row and, for "immediately", dispatches the sending task
 once the transaction commits. ``send`` claims the row with a conditional UPDATE:
 a task delivered twice, or a row re-dispatched by the sweep, sends one e-mail.
+A task the broker cannot take is logged and left to the sweep (``dispatch``): the
+action it follows has committed and is never reported as failed.
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,6 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -27,6 +32,24 @@ from games.engine import from_document, view
 
 from .board_text import board_text
 from .models import Challenge, Game, Notification
+
+logger = logging.getLogger(__name__)
+
+
+def dispatch(task: Any, *args: Any) -> bool:
+    """Queue ``task``; False, with a warning, when the broker cannot take it.
+
+    Every caller has already committed what the task is about (an outbox row still
+    pending, a digest still waiting), and the sweep or the next run queues it again.
+    So no failure here may reach the caller: whatever the broker raises (a missing
+    folder, a refused connection, kombu's or redis's own errors) is only logged.
+    """
+    try:
+        task.delay(*args)
+    except Exception as exc:
+        logger.warning("could not queue %s%r, left for the sweep: %r", task.name, args, exc)
+        return False
+    return True
 
 
 def game_link(game_id: int) -> str:
@@ -71,7 +94,7 @@ def notify(
     if row.status == Notification.Status.PENDING:
         from .tasks import send_notification  # tasks import this module
 
-        send_notification.delay_on_commit(row.pk)
+        transaction.on_commit(partial(dispatch, send_notification, row.pk))
     return row
 
 
