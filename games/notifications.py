@@ -12,6 +12,7 @@ action it follows has committed and is never reported as failed.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
@@ -28,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import profile_of
-from games.engine import from_document, view
+from games.engine import Position, from_document, view
 
 from .board_text import board_text
 from .models import Challenge, Game, Notification
@@ -87,6 +88,7 @@ def notify(
         game=game,
         challenge=challenge,
         context=context,
+        ply=None if game is None else game.ply,
         status=Notification.Status.DIGEST
         if mode == "daily_digest"
         else Notification.Status.PENDING,
@@ -111,12 +113,46 @@ def claim(notification_id: int) -> bool:
     )
 
 
+#: E-mails that tell their recipient it is their turn: not sent once that turn is over.
+TURN_KINDS = frozenset({"your_turn", "reminder"})
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The game at an e-mail's event (``then``) and as it stands (``now``)."""
+
+    then: Position
+    now: Position
+
+    @property
+    def turn_is_over(self) -> bool:
+        return self.now.is_over or self.now.turns != self.then.turns
+
+
+def moment_of(row: Notification) -> Moment | None:
+    """The game as it was at the row's event: the stored snapshot while nothing has
+    been logged since, else rebuilt from the deal seed and the log up to the event."""
+    game = row.game
+    if game is None:
+        return None
+    now = from_document(game.position)
+    if row.ply is None or row.ply == game.ply:
+        return Moment(now, now)
+    from .services import rebuild_position  # services import this module
+
+    return Moment(rebuild_position(game, upto=row.ply), now)
+
+
 def send(notification_id: int) -> bool:
     """Send one claimed-or-claimable notification; True when this call sent it."""
     if not claim(notification_id):
         return False
     row = Notification.objects.select_related("user", "game", "challenge").get(pk=notification_id)
-    message = build_message(row)
+    moment = moment_of(row)
+    if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
+        Notification.objects.filter(pk=row.pk).update(status=Notification.Status.OUTDATED)
+        return False
+    message = build_message(row, moment)
     try:
         message.send()
     except OSError:
@@ -138,8 +174,8 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     return int(data["u"]), str(data["k"])
 
 
-def build_message(row: Notification) -> EmailMultiAlternatives:
-    context = email_context(row)
+def build_message(row: Notification, moment: Moment | None = None) -> EmailMultiAlternatives:
+    context = email_context(row, moment)
     subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
     message = EmailMultiAlternatives(
         subject, render_to_string(f"emails/{row.kind}-body.txt", context), to=[row.email]
@@ -158,8 +194,9 @@ def _unsubscribe_headers(message: EmailMultiAlternatives, link: str) -> None:
     message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
 
 
-def email_context(row: Notification) -> dict[str, Any]:
-    """What the templates may show. Game pictures come from the recipient's view only."""
+def email_context(row: Notification, moment: Moment | None = None) -> dict[str, Any]:
+    """What the templates may show. The table is drawn as it was at the event, from the
+    recipient's view only (never from the full position)."""
     context: dict[str, Any] = {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
@@ -173,7 +210,9 @@ def email_context(row: Notification) -> dict[str, Any]:
     game = row.game
     if game is not None:
         seat = game.seat_of(user.pk if user else None)
-        position = from_document(game.position)
+        moment = moment or moment_of(row)
+        assert moment is not None
+        position = moment.then
         context["game"] = game
         context["game_link"] = game_link(game.pk)
         context["board"] = board_text(view(position, seat))
