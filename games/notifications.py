@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts.services import profile_of
 from games.engine import Position, from_document, view
 
-from .board_text import board_text
+from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
 
 logger = logging.getLogger(__name__)
@@ -215,7 +215,9 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         position = moment.then
         context["game"] = game
         context["game_link"] = game_link(game.pk)
-        context["board"] = board_text(view(position, seat))
+        seen = view(position, seat)
+        context["board"] = board_text(seen)
+        context["table"] = mail_table(seen)
         context["opponent"] = (
             " and ".join(
                 user.get_username() for other, user in enumerate(game.players) if other != seat
