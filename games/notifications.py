@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import profile_of
-from games.engine import Position, from_document, view
+from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, from_document, view
 
 from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
@@ -230,33 +230,73 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
-            others = [
-                (user.get_username(), points)
+            context["others_scores"] = " and ".join(
+                f"{user.get_username()} scores {points}"
                 for other, (user, points) in enumerate(
                     zip(game.players, position.score, strict=True)
                 )
                 if other != seat
-            ]
-            context["their_score"] = "/".join(str(points) for _, points in others)
-            context["others_scores"] = " and ".join(
-                f"{name} scores {points}" for name, points in others
             )
+            context.update(_result(game, position, seat))
     if row.challenge is not None:
         context["challenge"] = row.challenge
         context["challenger"] = row.challenge.challenger.get_username()
+        context["mine"] = row.user_id == row.challenge.challenger_id
         context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+        context["lobby_link"] = settings.SITE_URL + reverse("lobby")
     return context
+
+
+def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
+    """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
+    ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
+    the recipient first). The pages word results with games/results.py."""
+    names = [user.get_username() for user in game.players]
+
+    def who(other: int) -> str:
+        return "you" if other == seat else names[other]
+
+    words = []
+    if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
+        # The forfeit is the log's last entry, logged by the seat that forfeited.
+        letter = game.moves.order_by("-index").values_list("seat", flat=True).first()
+        if letter:
+            how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
+            words.append(f"{who(game.letters.index(letter))} {how}")
+    if position.winner is not None:
+        words.append(f"{who(position.winner)} won")
+    elif not words:
+        words.append(
+            "a stalemate by agreement" if position.ending == BY_AGREEMENT else "a stalemate"
+        )
+    assert position.score is not None
+    order = [seat, *(other for other in range(len(names)) if other != seat)]
+    return {
+        "outcome": ", ".join(words),
+        "scores": ", ".join(f"{who(other)} {position.score[other]}" for other in order),
+    }
 
 
 DIGEST_LABELS = {
     "invitation": "an invitation",
+    "challenge_declined": "a challenge was declined",
     "your_turn": "your turn",
     "reminder": "a deadline is near",
     "timeout": "a game ended on time",
     "game_over": "a game is over",
     "stalemate_offer": "a stalemate offer",
     "stop_called": "Stop! was called",
+    "vacation": "an opponent went on vacation",
 }
+
+
+def _digest_link(row: Notification) -> str:
+    """Where a digest line leads: the game, an invitation, or the lobby."""
+    if row.game_id is not None:
+        return game_link(row.game_id)
+    if row.kind == "invitation" and row.challenge is not None:
+        return f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+    return settings.SITE_URL + reverse("lobby")
 
 
 def send_digest(user_id: int) -> int:
@@ -283,7 +323,7 @@ def send_digest(user_id: int) -> int:
         {
             "label": DIGEST_LABELS.get(row.kind, row.kind),
             "game": row.game_id,
-            "link": game_link(row.game_id) if row.game_id else "",
+            "link": _digest_link(row),
             "when": row.created_at,
         }
         for row in rows
