@@ -215,6 +215,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         position = moment.then
         context["game"] = game
         context["game_link"] = game_link(game.pk)
+        context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
         seen = view(position, seat)
         context["board"] = board_text(seen)
         context["table"] = mail_table(seen)
