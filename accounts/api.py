@@ -16,6 +16,7 @@ from games.api import player_of
 from games.deadlines import start_vacation, vacation_days_left
 from rbank_site.openapi import errors
 from rbank_site.pagination import Pages
+from rbank_site.serializers import RequestBody
 
 from . import services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
@@ -44,7 +45,7 @@ TOKEN = OpenApiExample(
 )
 
 
-class MeSerializer(serializers.Serializer[dict[str, Any]]):
+class MeSerializer(RequestBody):
     username = serializers.CharField(read_only=True)
     email = serializers.EmailField(read_only=True)
     display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
@@ -85,7 +86,7 @@ class MeApi(APIView):
 
     @extend_schema(
         request=MeSerializer,
-        responses={200: MeSerializer, **errors(400)},
+        responses={200: MeSerializer, **errors(400, 413)},
         examples=[
             OpenApiExample(
                 "Digest my turns",
@@ -104,14 +105,14 @@ class MeApi(APIView):
         return Response(_me(user))
 
 
-class VacationSerializer(serializers.Serializer[dict[str, Any]]):
+class VacationSerializer(RequestBody):
     days = serializers.IntegerField(min_value=1, max_value=366)
 
 
 class VacationApi(APIView):
     @extend_schema(
         request=VacationSerializer,
-        responses={200: MeSerializer, **errors(400)},
+        responses={200: MeSerializer, **errors(400, 413)},
         examples=[OpenApiExample("A week away", value={"days": 7}, request_only=True), ME],
         summary="Take vacation days: my clocks stop and my opponents are told",
     )
@@ -123,7 +124,7 @@ class VacationApi(APIView):
         return Response(_me(user))
 
 
-class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+class TokenSerializer(RequestBody):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(max_length=60)
     hint = serializers.CharField(read_only=True, help_text="The key's first characters")
@@ -149,7 +150,7 @@ class TokenListApi(APIView):
 
     @extend_schema(
         request=TokenSerializer,
-        responses={201: TokenSerializer, **errors(400)},
+        responses={201: TokenSerializer, **errors(400, 413)},
         examples=[
             OpenApiExample("Name it", value={"name": "my bot"}, request_only=True),
             OpenApiExample(

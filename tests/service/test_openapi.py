@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from .api_operations import Operation, api_operations, write_operations
 from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
@@ -67,8 +68,22 @@ def test_every_operation_has_a_summary_schemas_and_examples(schema: dict[str, An
 
 def test_errors_have_the_one_shape_with_examples(schema: dict[str, Any]) -> None:
     op = schema["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
-    for status in ("400", "404", "409", "412"):
+    for status in ("400", "404", "409", "412", "413"):
         content = op["responses"][status]["content"]["application/json"]
         assert content["schema"]["$ref"].endswith("/Error")
-        (example,) = content["examples"].values()
-        assert set(example["value"]) >= {"error", "message"}
+        assert content["examples"], status
+        for example in content["examples"].values():
+            assert set(example["value"]) >= {"error", "message"}
+
+
+def test_it_documents_the_body_errors_of_every_write(schema: dict[str, Any]) -> None:
+    documented = {Operation(method, path) for path, method, _ in operations(schema)}
+    assert documented == api_operations(), "the schema and the URL conf disagree"
+    for op in write_operations():
+        responses = schema["paths"][op.route][op.method]["responses"]
+        assert {"400", "413"} <= set(responses), f"{op}: 400 and 413 undocumented"
+        codes = {
+            e["value"]["error"]
+            for e in responses["400"]["content"]["application/json"]["examples"].values()
+        }
+        assert {"BAD_REQUEST", "MALFORMED_JSON"} <= codes, op
