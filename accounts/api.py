@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from games.api import player_of
 from games.deadlines import start_vacation, vacation_days_left
 from rbank_site.openapi import errors
-from rbank_site.pagination import Pages
+from rbank_site.pagination import ListApi
 from rbank_site.serializers import RequestBody
 
 from . import services
@@ -143,10 +143,10 @@ def _token(token: ApiToken) -> dict[str, Any]:
     }
 
 
-class TokenListApi(APIView):
+class TokenListApi(ListApi):
     @extend_schema(responses=TokenSerializer(many=True), examples=[TOKEN], summary="My API tokens")
     def get(self, request: Request) -> Response:
-        return Response([_token(t) for t in player_of(request).api_tokens.all()])
+        return self.page(request, player_of(request).api_tokens.all(), _token)
 
     @extend_schema(
         request=TokenSerializer,
@@ -184,12 +184,12 @@ class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
     display_name = serializers.CharField()
 
 
-class PlayerListApi(APIView):
+class PlayerListApi(ListApi):
     @extend_schema(
         parameters=[OpenApiParameter("search", str, required=False)],
         examples=[
             OpenApiExample(
-                "Players", value=[{"username": "bob", "display_name": "Bob"}], response_only=True
+                "Players", value={"username": "bob", "display_name": "Bob"}, response_only=True
             )
         ],
         responses=PlayerSerializer(many=True),
@@ -200,15 +200,11 @@ class PlayerListApi(APIView):
         search = request.query_params.get("search", "").strip().replace("\x00", "")
         if search:
             users = users.filter(username__istartswith=search)
-        paginator = Pages()
-        page = paginator.paginate_queryset(users, request)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [
-                {
-                    "username": u.get_username(),
-                    "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
-                }
-                for u in page
-            ]
+        return self.page(
+            request,
+            users,
+            lambda u: {
+                "username": u.get_username(),
+                "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
+            },
         )

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from games.engine import Position
 from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
-from rbank_site.pagination import Pages
+from rbank_site.pagination import ListApi
 from rbank_site.serializers import NoBody, RequestBody
 
 from . import challenges, rules_catalog, selectors, services, stops
@@ -183,9 +183,15 @@ class PlayMovesApi(APIView):
         return response
 
 
-class GameListApi(APIView):
+class GameListApi(ListApi):
     @extend_schema(
-        examples=[OpenApiExample("My games", value=[], response_only=True)],
+        examples=[
+            OpenApiExample(
+                "My games",
+                value={name: GAME.value[name] for name in GameSummarySerializer().fields},
+                response_only=True,
+            )
+        ],
         parameters=[
             OpenApiParameter(
                 "filter",
@@ -203,11 +209,10 @@ class GameListApi(APIView):
         choice = request.query_params.get("filter")
         if choice not in (None, "my_turn", "active", "finished"):
             raise ServiceError(400, "BAD_REQUEST", "filter must be my_turn, active or finished")
-        paginator = Pages()
-        page = paginator.paginate_queryset(selectors.my_games(user, filter_=choice), request)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [selectors.game_summary(game, game.seat_of(user.pk)) for game in page]
+        return self.page(
+            request,
+            selectors.my_games(user, filter_=choice),
+            lambda game: selectors.game_summary(game, game.seat_of(user.pk)),
         )
 
 
@@ -228,25 +233,21 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class MoveLogApi(APIView):
+class MoveLogApi(ListApi):
     @extend_schema(
         responses={200: MoveLogEntrySerializer(many=True), **errors(404)},
         examples=[
             OpenApiExample(
                 "The log",
-                value=[
-                    {"index": 0, "turn": 0, "seat": "A", "move": "H3-F1"},
-                    {"index": 1, "turn": 0, "seat": "A", "move": "T"},
-                    {"index": 2, "turn": 0, "seat": "A", "move": "C-W"},
-                ],
+                value={"index": 0, "turn": 0, "seat": "A", "move": "H3-F1"},
                 response_only=True,
             )
         ],
-        summary="Every move of a game",
+        summary="Every move of a game, in order",
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(request.user, game_id)
-        return Response(selectors.move_log(game))
+        return self.page(request, selectors.move_log(game), lambda entry: entry)
 
 
 class VersionSerializer(RequestBody):
@@ -536,7 +537,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
     }
 
 
-class ChallengeListApi(APIView):
+class ChallengeListApi(ListApi):
     @extend_schema(
         responses=ChallengeSerializer(many=True),
         examples=[CHALLENGE],
@@ -544,10 +545,7 @@ class ChallengeListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         user = player_of(request)
-        paginator = Pages()
-        page = paginator.paginate_queryset(challenges.challenges_for(user), request)
-        assert page is not None
-        return paginator.get_paginated_response([_challenge(c, user) for c in page])
+        return self.page(request, challenges.challenges_for(user), lambda c: _challenge(c, user))
 
     @extend_schema(
         request=ChallengeSerializer,

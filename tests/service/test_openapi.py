@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from accounts.services import create_token
+from games.challenges import create_challenge
+from games.models import Game
+
 from .api_operations import Operation, api_operations, write_operations
-from .conftest import client_for
+from .conftest import client_for, play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +91,52 @@ def test_it_documents_the_body_errors_of_every_write(schema: dict[str, Any]) -> 
             for e in responses["400"]["content"]["application/json"]["examples"].values()
         }
         assert {"BAD_REQUEST", "MALFORMED_JSON"} <= codes, op
+
+
+PAGE = {"count", "next", "previous", "results"}
+
+
+def paginated(schema: dict[str, Any], op: Operation) -> bool:
+    """Whether the schema says the operation answers a page of a list."""
+    ok = schema["paths"][op.route][op.method]["responses"]["200"]["content"]
+    ref = ok.get("application/json", {}).get("schema", {}).get("$ref", "")
+    component = schema["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+    return set(component.get("properties", {})) == PAGE
+
+
+def test_every_list_is_paginated_and_the_schema_says_so(
+    schema: dict[str, Any], game: Game, alice: User, bob: User
+) -> None:
+    play_turn(game, alice, bob)
+    create_challenge(bob, opponent="alice")
+    create_token(alice, "my bot")
+    create_token(alice, "my other bot")
+    client = client_for(alice)
+    lists = []
+    for op in sorted(api_operations(("get",)), key=str):
+        url = op.url(game_id=game.pk)
+        response = client.get(url)
+        if response.status_code != 200 or response["Content-Type"] != "application/json":
+            continue
+        body = response.json()
+        assert not isinstance(body, list), f"{op} answers a bare list"
+        if not paginated(schema, op):
+            assert set(body) != PAGE, f"{op} is paginated but the schema does not say so"
+            continue
+        lists.append(op.route)
+        assert set(body) == PAGE and body["count"] >= 1, op
+        params = {p["name"] for p in schema["paths"][op.route]["get"].get("parameters", [])}
+        assert {"limit", "offset"} <= params, op
+        first = client.get(url, {"limit": 1}).json()
+        assert len(first["results"]) == 1 and first["count"] == body["count"], op
+        assert first["results"][0] == body["results"][0], op
+        if body["count"] > 1:
+            second = client.get(url, {"limit": 1, "offset": 1}).json()
+            assert second["results"][0] == body["results"][1], op
+    assert sorted(lists) == [
+        "/api/v1/challenges/",
+        "/api/v1/games/",
+        "/api/v1/games/{game_id}/log/",
+        "/api/v1/me/tokens/",
+        "/api/v1/players/",
+    ]
