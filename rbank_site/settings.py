@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "games",
 ]
@@ -250,6 +251,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Russian Bank by correspondence. Moves use the public notation.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the site's own static files (drf-spectacular-sidecar), not a CDN,
+    # and no call to the public validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 LOGGING = {

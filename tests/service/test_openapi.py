@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -140,3 +141,26 @@ def test_every_list_is_paginated_and_the_schema_says_so(
         "/api/v1/me/tokens/",
         "/api/v1/players/",
     ]
+
+
+def test_it_serves_the_docs_page_and_all_its_assets_from_the_site(alice: User) -> None:
+    client = client_for(alice)
+    page = client.get("/api/v1/docs/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Nothing names another host: no CDN, no public validator.
+    assert not re.findall(r"(?:https?:)?//[\w.-]+\.\w+", html), "the page names another host"
+    assert '"validatorUrl": null' in html
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert {a.rsplit("/", 1)[-1] for a in assets} >= {
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-ui-standalone-preset.js",
+        "favicon-32x32.png",
+    }
+    (schema_url,) = re.findall(r'url: "([^"]+)"', html)
+    for url in [*assets, schema_url.encode().decode("unicode_escape")]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        if url.endswith(".js"):
+            assert b"".join(response).strip(), url
