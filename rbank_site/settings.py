@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "games",
 ]
@@ -252,6 +253,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rbank_site.api_errors.api_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "rbank_site.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": [
         "rbank_site.throttles.AnonRateThrottle",
         "rbank_site.throttles.UserRateThrottle",
@@ -269,6 +275,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Russian Bank by correspondence. Moves use the public notation.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the site's own static files (drf-spectacular-sidecar), not a CDN,
+    # and no call to the public validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 LOGGING = {
