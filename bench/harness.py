@@ -13,6 +13,7 @@ Everything runs in one process and talks only to 127.0.0.1.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import statistics
@@ -37,6 +38,9 @@ def start_django() -> None:
     import django
 
     django.setup()
+    # A line per task or SMTP command would bury the figures.
+    for name in ("celery", "mail.log"):
+        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 @contextmanager
