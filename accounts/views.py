@@ -90,7 +90,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                _, key = services.create_token(user, form.cleaned_data["name"])
+                _, key = services.create_token(user, form.cleaned_data["token_name"])
                 form = TokenForm()
                 status = 201
             except ServiceError as exc:

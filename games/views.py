@@ -322,7 +322,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
-    action = request.POST.get("action")
+    action = request.POST.get("stalemate")
     user = _user(request)
     error = None
     done = {

@@ -110,7 +110,7 @@ def test_bad_profile_input_is_refused_and_changes_nothing(
 
 def test_a_token_made_on_the_page_is_shown_once_and_works(alice: User) -> None:
     session = browser(alice)
-    response = session.post(reverse("tokens"), {"name": "my bot"})
+    response = session.post(reverse("tokens"), {"token_name": "my bot"})
     assert response.status_code == 201
     assert response["Cache-Control"] == "no-store"
     key = response.context["key"]
@@ -139,10 +139,10 @@ def test_a_token_is_revoked_from_the_page(alice: User, bob: User) -> None:
 
 def test_a_token_needs_a_name_and_the_number_of_tokens_is_capped(alice: User) -> None:
     session = browser(alice)
-    assert session.post(reverse("tokens"), {"name": "  "}).status_code == 400
+    assert session.post(reverse("tokens"), {"token_name": "  "}).status_code == 400
     for n in range(MAX_TOKENS):
         ApiToken.issue(alice, f"t{n}")
-    response = session.post(reverse("tokens"), {"name": "one more"})
+    response = session.post(reverse("tokens"), {"token_name": "one more"})
     assert response.status_code == 409
     assert f"at most {MAX_TOKENS} tokens" in response.content.decode()
     assert alice.api_tokens.count() == MAX_TOKENS

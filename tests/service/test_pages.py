@@ -87,9 +87,9 @@ def game_posts(game: Game) -> list[tuple[str, dict[str, str]]]:
     return [
         (base + "play/", {"moves": LEGAL, "version": version}),
         (base + "resign/", {"confirm": "yes", "version": version}),
-        (base + "stalemate/", {"action": "offer"}),
-        (base + "stalemate/", {"action": "accept"}),
-        (base + "stalemate/", {"action": "decline"}),
+        (base + "stalemate/", {"stalemate": "offer"}),
+        (base + "stalemate/", {"stalemate": "accept"}),
+        (base + "stalemate/", {"stalemate": "decline"}),
     ]
 
 
@@ -565,7 +565,7 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
 
 def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: User) -> None:
     url = f"/games/{game.pk}/stalemate/"
-    offered = browser(alice).post(url, {"action": "offer"}, follow=True)
+    offered = browser(alice).post(url, {"stalemate": "offer"}, follow=True)
     assert "Stalemate offered." in offered.text
     assert "You have offered a stalemate; bob has not answered yet." in offered.text
     game.refresh_from_db()
@@ -582,18 +582,18 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
     ]
     before = snapshot(game)
     for user, action, status, message in wrong:
-        response = browser(user).post(url, {"action": action})
+        response = browser(user).post(url, {"stalemate": action})
         assert response.status_code == status and refusal(response.text) == message
     assert snapshot(game) == before
 
-    declined = browser(bob).post(url, {"action": "decline"}, headers=FETCH)
+    declined = browser(bob).post(url, {"stalemate": "decline"}, headers=FETCH)
     assert declined.status_code == 200 and "stalemate-offer" not in declined.text
     game.refresh_from_db()
     assert game.stalemate_offer == "" and game.status == "playing"
     assert "offers to end the game" not in browser(bob).get(f"/games/{game.pk}/").text
 
-    browser(alice).post(url, {"action": "offer"})
-    accepted = browser(bob).post(url, {"action": "accept"}, follow=True)
+    browser(alice).post(url, {"stalemate": "offer"})
+    accepted = browser(bob).post(url, {"stalemate": "accept"}, follow=True)
     assert "Stalemate agreed." in accepted.text and "<strong>Stalemate</strong>" in accepted.text
     game.refresh_from_db()
     assert game.status == "stalemate" and game.ending == "agreed"

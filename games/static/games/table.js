@@ -58,7 +58,8 @@
     const focused = document.activeElement && document.activeElement.id;
     let response;
     try {
-      response = await fetch(form.action, {
+      // The attribute, not the property: a control named "action" would hide the property.
+      response = await fetch(form.getAttribute("action"), {
         method: "POST",
         body: data,
         headers: { "X-Requested-With": "fetch" },
