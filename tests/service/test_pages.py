@@ -386,6 +386,17 @@ def test_the_player_to_move_sees_the_table_and_the_buttons(game: Game, alice: Us
     assert f'href="/games/{game.pk}/export.txt"' in html
 
 
+def test_it_shows_the_cards_left_and_names_the_scoring_count(game: Game, alice: User) -> None:
+    """At the deal each seat holds 13 reserve and 35 hand cards: 48 cards, counted 61 for
+    scoring (2 a reserve card). The page once called the 61 "cards to get rid of"."""
+    html = browser(alice).get(f"/games/{game.pk}/").text
+    for name in ("alice", "bob"):
+        who = re.search(rf'<p class="who"><strong>{name}</strong>(.*?)</p>', html)
+        assert who, name
+        assert "48 cards left" in who.group(1) and "scoring count 61" in who.group(1)
+    assert "61 cards" not in html
+
+
 def test_the_waiting_player_sees_the_table_without_moves(game: Game, bob: User) -> None:
     html = browser(bob).get(f"/games/{game.pk}/").text
     assert "you are B" in html and "Waiting for alice" in html
