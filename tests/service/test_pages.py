@@ -5,7 +5,7 @@ URL is a 404 and nothing changes)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
@@ -14,6 +14,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.html import escape
 
+from accounts.models import Profile
+from accounts.services import update_profile
 from games.challenges import create_challenge
 from games.engine import IllegalMove, from_document
 from games.models import Challenge, Game
@@ -228,6 +230,28 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert f"/challenges/{my_open.pk}/accept/" not in html  # one's own open challenge
     assert f'action="/challenges/{open_.pk}/cancel/"' not in html
     assert len(re.findall(r'action="/challenges/\d+/', html)) == 6  # bob's to dave: not here
+
+
+@pytest.mark.parametrize(
+    ("zone", "written"),
+    [
+        ("Europe/Paris", "Thu 27 Nov, 20:11 CET"),
+        ("UTC", "Thu 27 Nov, 19:11 UTC"),
+        # A zone abbreviated only as an offset ("-03") is named by its key.
+        ("America/Sao_Paulo", "Thu 27 Nov, 16:11 (America/Sao_Paulo)"),
+    ],
+)
+def test_it_writes_times_in_the_profiles_zone_and_names_it(
+    game: Game, alice: User, zone: str, written: str
+) -> None:
+    update_profile(alice, {"time_zone": zone})
+    when = datetime(2036, 11, 27, 19, 11, tzinfo=UTC)
+    Game.objects.filter(pk=game.pk).update(deadline=when)
+    Profile.objects.filter(user=alice).update(vacation_until=when)
+    for path in ("/", f"/games/{game.pk}/", f"/games/{game.pk}/table/", "/account/vacation/"):
+        html = browser(alice).get(path).text
+        assert f'datetime="{when.isoformat()}">' in html, path
+        assert (written if path != "/account/vacation/" else written.split(", ")[1]) in html, path
 
 
 def test_an_empty_lobby_says_so(alice: User) -> None:

@@ -172,18 +172,17 @@
   }
   window.setTimeout(poll, 20000);
 
+  // Only the time left is counted here: the deadline itself is written by the server in
+  // the player's own time zone (the profile's), which the browser's may not be.
   function countdown() {
-    for (const time of game.querySelectorAll("time[data-deadline]")) {
-      const left = Math.max(0, Date.parse(time.dataset.deadline) - Date.now());
+    for (const span of game.querySelectorAll(".countdown[data-deadline]")) {
+      const left = Math.max(0, Date.parse(span.dataset.deadline) - Date.now());
       const s = Math.floor(left / 1000);
       const d = Math.floor(s / 86400);
       const hms = [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60]
         .map((n) => String(n).padStart(2, "0"))
         .join(":");
-      const when = new Date(time.dataset.deadline).toLocaleString([], {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-      });
-      time.textContent = left ? `${when} (${d ? `${d} d ` : ""}${hms} left)` : `${when} (time is up)`;
+      span.textContent = left ? `${d ? `${d} d ` : ""}${hms} left` : "time is up";
     }
   }
   countdown();
