@@ -26,6 +26,7 @@ from . import challenges, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
+from .results import result_line
 
 
 def _user(request: HttpRequest) -> User:
@@ -65,9 +66,10 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
     context = {
         "my_turn": [(g, s) for g, s in rows if g.to_move == g.letters[s or 0]],
         "waiting": [(g, s) for g, s in rows if g.to_move != g.letters[s or 0]],
-        "finished": list(
-            selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
-        ),
+        "finished": [
+            (game, result_line(game, game.seat_of(user.pk)))
+            for game in selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
+        ],
         "received": [
             c
             for c in pending
@@ -211,18 +213,9 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
             if len(game.stalemate_offer) == 1
             else " and ".join(names[letter] for letter in game.stalemate_offer) + " agree"
         ),
-        "score": state["position"]["score"],
-        "score_line": _score_line(names, state["position"]["score"]),
+        "result": result_line(game, seat),
         "to_move_name": names[game.to_move],
-        "winner": names.get(state["position"]["winner"] or "", None),
     }
-
-
-def _score_line(names: dict[str, str], score: dict[str, int] | None) -> str:
-    """``alice 42, bob 0`` (every seat, in seat order), or "" before the end."""
-    if not score:
-        return ""
-    return ", ".join(f"{name} {score[letter]}" for letter, name in names.items())
 
 
 @login_required
@@ -389,7 +382,6 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     seen = revealed_view(position) if finished else view(position, seat)
     names = game.names()
     previous = log[step - 1] if step > 0 else None
-    final = from_document(game.position).score if finished else None
     board = build_board(
         seen,
         names=names,
@@ -408,10 +400,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "names": names,
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
         "starter": None if game.starter is None else game.letters[game.starter],
-        "score": seen["score"] if finished else None,
-        "score_line": _score_line(
-            names, dict(zip(game.letters, final, strict=True)) if final else None
-        ),
+        "result": result_line(game, seat),
     }
     return render(request, "games/replay.html", context)
 

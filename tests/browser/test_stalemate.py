@@ -3,6 +3,7 @@ offers through the service (as the API does), alice answers on the game page."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -30,7 +31,7 @@ def test_it_accepts_a_stalemate_offer_in_place(
     page.goto(f"/games/{game.pk}/")
     expect(page.locator("#stalemate-offer")).to_contain_text("bob offers to end the game")
     page.get_by_role("button", name="Accept the stalemate").click()
-    expect(page.locator(".result")).to_contain_text("Stalemate")
+    expect(page.locator(".result")).to_contain_text(re.compile(r"Stalemate agreed · \d+-\d+"))
     expect(page.locator("#stalemate-offer")).to_have_count(0)
     assert page.url.endswith(f"/games/{game.pk}/")  # swapped in place, no navigation
     game.refresh_from_db()

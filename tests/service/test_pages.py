@@ -213,6 +213,10 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert linked_games(turn) == [mine[1].pk, mine[2].pk, mine[0].pk]  # soonest deadline first
     assert linked_games(waiting) == [theirs.pk]
     assert linked_games(section(html, "finished-h")) == [done.pk]
+    won = done.position["score"]["A"]
+    assert f"You won: dave resigned · {won}-0" in section(html, "finished-h")
+    lost = browser(dave).get("/").text
+    assert f"You lost: you resigned · 0-{won}" in section(lost, "finished-h")
     assert f'href="/games/{done.pk}/replay/"' in html
 
     for_me = section(html, "received-h")
@@ -589,9 +593,11 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
     game.refresh_from_db()
     assert game.status == "won" and game.ending == "resigned"
     assert list(game.moves.values_list("seat", "text")) == [("B", "resigns")]
-    for user in (alice, bob):
+    won = game.position["score"]["A"]
+    lines = {alice: f"You won: bob resigned · {won}-0", bob: f"You lost: you resigned · 0-{won}"}
+    for user, line in lines.items():
         html = browser(user).get(f"/games/{game.pk}/").text
-        assert "alice won</strong> (resigned)" in html
+        assert f'<p class="result"><strong>{line}</strong>' in html
         assert "Replay the whole game with the deal revealed" in html
         assert 'name="confirm"' not in html and 'id="move-form"' not in html
     again = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"})
@@ -629,7 +635,8 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
 
     browser(alice).post(url, {"stalemate": "offer"})
     accepted = browser(bob).post(url, {"stalemate": "accept"}, follow=True)
-    assert "Stalemate agreed." in accepted.text and "<strong>Stalemate</strong>" in accepted.text
+    assert "Stalemate agreed." in accepted.text
+    assert re.search(r"<strong>Stalemate agreed · \d+-\d+</strong>", accepted.text)
     game.refresh_from_db()
     assert game.status == "stalemate" and game.ending == "agreed"
 
@@ -699,7 +706,11 @@ def test_the_replay_of_a_finished_game_starts_at_the_deal_with_the_seed(
         assert deal_page.count("data-card=") == 104 + 2  # reserve tops on the table and listed
         assert f"<dt>Seed</dt><dd><code>{SEED}</code></dd>" in deal_page
         assert "✓ The seed matches the commitment" in deal_page
-        assert f"Score: alice {score[0]}, bob {score[1]}." in deal_page
+        line = {
+            alice: f"You lost: you resigned · 0-{score[1]}",
+            bob: f"You won: alice resigned · {score[1]}-0",
+        }[user]
+        assert line in section(deal_page, "result-h")
         default = client.get(f"/games/{game.pk}/replay/").text
         assert f"Step 0 of {game.ply}: the deal" in default
         end = client.get(f"/games/{game.pk}/replay/", {"step": game.ply}).text
