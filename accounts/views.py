@@ -95,7 +95,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
                 status = 201
             except ServiceError as exc:
                 form.add_error(None, exc.message)
-                status = exc.status
+                status = 400  # the form again with the refusal, whatever the refusal's status
         else:
             status = 400
     context = {"form": form, "key": key, "tokens": user.api_tokens.all()}
@@ -129,8 +129,9 @@ def vacation(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Enjoy your vacation: your clocks are stopped.")
                 return redirect("vacation")
             except ServiceError as exc:
-                form.add_error("days", exc.message)
-                status = exc.status
+                # Not beside the field: while on vacation the page shows no form.
+                form.add_error(None, exc.message)
+                status = 400
         else:
             status = 400
     now = timezone.now()

@@ -111,8 +111,10 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             clock=form.time_control(),
         )
     except ServiceError as exc:
-        form.add_error(None if exc.status != 404 else "opponent", exc.message)
-        return _lobby(request, form, status=exc.status)
+        # A refusal is the form again, beside the field it is about; never the refusal's
+        # own status (a 404 for an unknown player would read as "no such page").
+        form.add_error(_refused_field(exc, data, _user(request).get_username()), exc.message)
+        return _lobby(request, form, status=400)
     if challenge.email:
         messages.success(request, f"Invitation sent to {challenge.email}.")
     elif challenge.is_open:
@@ -121,6 +123,19 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
         to = f"{opponent} and {second_opponent}" if second_opponent else opponent
         messages.success(request, f"Challenge sent to {to}.")
     return redirect("lobby")
+
+
+def _refused_field(error: ServiceError, data: dict[str, Any], me: str) -> str | None:
+    """The opponent field a refused challenge is about: the one the refusal quotes (an
+    unknown player, a malformed address), or the one naming oneself; else None, the form."""
+    for field in ("second_opponent", "opponent"):
+        value = str(data.get(field) or "")
+        if value and (
+            repr(value) in error.message
+            or (error.code == "SAME_PLAYER" and value.lower() == me.lower())
+        ):
+            return field
+    return None
 
 
 @login_required

@@ -54,13 +54,15 @@ def test_a_refused_challenge_keeps_what_was_typed(
     form = page.locator("form.new-game")
     form.get_by_label("Opponent", exact=True).fill("nobody-by-that-name")
     form.get_by_label("Days per turn").fill("5")
-    form.get_by_role("button", name="Send the challenge").click()
-    expect(page.locator("form.new-game .error")).to_be_visible()
+    with page.expect_response("**/challenges/new/") as answer:
+        form.get_by_role("button", name="Send the challenge").click()
+    assert answer.value.status == 400  # the form again, not a 404 page
+    expect(page.locator("form.new-game .error")).to_contain_text("no player called")
     expect(form.get_by_label("Opponent", exact=True)).to_have_value("nobody-by-that-name")
     expect(form.get_by_label("Days per turn")).to_have_value("5")
     assert not Challenge.objects.exists()
-    # The page answered 404 on purpose (no such player): that is the only console line.
-    assert all("404" in error for error in console.errors), console.errors
+    # The form came back with 400 on purpose: that is the only console line.
+    assert all("status of 400" in error for error in console.errors), console.errors
 
 
 def test_the_account_pages_at_phone_width(

@@ -16,7 +16,7 @@ from django.utils.html import escape
 
 from accounts.models import Profile
 from accounts.services import update_profile
-from games.challenges import create_challenge
+from games.challenges import MAX_PENDING, create_challenge
 from games.engine import IllegalMove, from_document
 from games.models import Challenge, Game
 from games.services import play_moves, resign, start_game
@@ -322,20 +322,55 @@ def test_the_new_game_form_keeps_the_time_control_and_match(alice: User, bob: Us
         ({"match_target": "1.5"}, 400, "Enter a whole number."),
         ({"rules": "poker"}, 400, "Select a valid choice."),
         ({"control": "hourglass"}, 400, "Select a valid choice."),
-        ({"opponent": "nobody"}, 404, "there is no player called 'nobody'"),
+        ({"opponent": "nobody"}, 400, "there is no player called 'nobody'"),
         ({"opponent": "alice"}, 400, "you cannot challenge yourself"),
         ({"opponent": "dora@"}, 400, "'dora@' is not an e-mail address"),
         ({"opponent": "x" * 255}, 400, "Ensure this value has at most 254 characters"),
+        ({"opt_reserve_size": "99"}, 400, "Select a valid choice."),
+        ({"second_opponent": "charlie"}, 400, "the pagat rules are for two players"),
+        ({"rules": "three-player"}, 400, "names both opponents"),
+        ({"rules": "three-player", "second_opponent": "nobody"}, 400, "no player called 'nobody'"),
+        ({"rules": "three-player", "second_opponent": "bob"}, 400, "name two different opponents"),
+        ({"rules": "three-player", "second_opponent": "alice"}, 400, "cannot challenge yourself"),
     ],
 )
 def test_bad_new_game_input_is_shown_and_creates_nothing(
     alice: User, bob: User, changes: dict[str, str], status: int, message: str
 ) -> None:
     response = browser(alice).post("/challenges/new/", {**FORM, **changes})
-    assert response.status_code == status
+    assert response.status_code == status  # the form again, never a 404 for the page
     assert escape(message) in response.text
     assert 'role="alert"' in response.text and "My games</h1>" in response.text
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"opponent": "nobody"}, "opponent"),
+        ({"opponent": "dora@"}, "opponent"),
+        ({"opponent": "alice"}, "opponent"),
+        ({"rules": "three-player", "second_opponent": "nobody"}, "second_opponent"),
+        ({"rules": "three-player", "opponent": "nobody", "second_opponent": "bob"}, "opponent"),
+        ({"rules": "three-player", "second_opponent": "ALICE"}, "second_opponent"),
+    ],
+)
+def test_it_shows_a_refused_opponent_beside_its_field(
+    alice: User, bob: User, changes: dict[str, str], field: str
+) -> None:
+    html = browser(alice).post("/challenges/new/", {**FORM, **changes}).text
+    box = html[html.index(f'id="id_{field}"') :]
+    box = box[: box.index('<div class="field">')]
+    assert '<div class="error" role="alert">' in box, field
+
+
+def test_it_keeps_a_refusal_past_the_limit_in_the_form(alice: User, bob: User) -> None:
+    for _ in range(MAX_PENDING):
+        create_challenge(alice, opponent="bob")
+    response = browser(alice).post("/challenges/new/", FORM)
+    assert response.status_code == 400
+    assert f"at most {MAX_PENDING} pending challenges" in response.text
+    assert Challenge.objects.count() == MAX_PENDING
 
 
 # -------------------------------------------------------------- answering challenges
