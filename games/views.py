@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import invitations
 from games.engine import from_document, seed_commitment, view
 from rbank_site.errors import ServiceError
 
@@ -444,6 +445,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as exc:
         return render(request, "games/invitation.html", {"error": exc.message}, status=exc.status)
     if not request.user.is_authenticated:
+        # Sign up (or log in) first; the sign-up page then knows the invitation.
+        invitations.remember(request, token)
         query = urlencode({"next": request.get_full_path()})
         return redirect(f"{reverse('account_signup')}?{query}")
     user = _user(request)
@@ -453,10 +456,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         try:
             if answer == "accept":
                 challenge = challenges.accept_challenge(challenge.pk, user, token=token)
+                invitations.forget(request)
                 assert challenge.game_id is not None
                 return redirect("game", game_id=challenge.game_id)
             if answer == "decline":
                 challenge = challenges.decline_challenge(challenge.pk, user, token=token)
+                invitations.forget(request)
         except ServiceError as exc:
             error = exc.message
     return render(request, "games/invitation.html", {"challenge": challenge, "error": error})

@@ -114,6 +114,8 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Russian Bank] "
+# Takes a followed e-mail invitation as proof of the invited address (accounts/adapter.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"

@@ -10,7 +10,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
@@ -790,6 +793,69 @@ def test_an_invitation_link_sends_the_logged_out_to_sign_up(alice: User) -> None
     assert challenge.status == "pending"
 
 
+def sign_up(client: Client, email: str, next_path: str) -> Any:
+    return client.post(
+        "/accounts/signup/?" + urlencode({"next": next_path}),
+        {
+            "email": email,
+            "username": "dora",
+            "password1": "a-long-passphrase-42",
+            "password2": "a-long-passphrase-42",
+            "next": next_path,
+        },
+    )
+
+
+def confirmations() -> list[Any]:
+    return [m for m in mail.outbox if "/accounts/confirm-email/" in str(m.body)]
+
+
+@pytest.mark.parametrize("typed", ["dora@example.com", "Dora@Example.COM"])
+def test_it_signs_an_invitee_up_with_the_invited_address_already_verified(
+    alice: User, typed: str
+) -> None:
+    challenge = create_challenge(alice, email="dora@example.com", match_target=50)
+    path = f"/invitations/{challenge.token}/"
+    client = browser(None)
+    signup = client.get(path, follow=True)
+    assert signup.redirect_chain == [("/accounts/signup/?" + urlencode({"next": path}), 302)]
+    assert "alice invites you to a game of Russian Bank" in signup.text
+    assert "A match to 50 points" in signup.text
+    assert re.search(r'<input[^>]*name="email"[^>]*value="dora@example.com"', signup.text)
+
+    response = sign_up(client, typed, path)
+    assert response.status_code == 302 and response["Location"] == path
+    dora = User.objects.get(username="dora")
+    address = EmailAddress.objects.get(user=dora)
+    assert address.verified and address.primary and address.email == "dora@example.com"
+    assert confirmations() == []  # the invitation proved the address: nothing to confirm
+    accept = client.post(path, {"answer": "accept"})
+    game = Game.objects.get()
+    assert accept["Location"] == f"/games/{game.pk}/" and game.player_b == dora
+
+
+def test_it_still_asks_to_verify_an_address_other_than_the_invited_one(alice: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    path = f"/invitations/{challenge.token}/"
+    client = browser(None)
+    client.get(path)
+    response = sign_up(client, "someone-else@example.com", path)
+    assert response.status_code == 302 and response["Location"] != path
+    address = EmailAddress.objects.get(user__username="dora")
+    assert address.email == "someone-else@example.com" and not address.verified
+    assert [m.to for m in confirmations()] == [["someone-else@example.com"]]
+    assert client.get(path).status_code == 302  # not signed in until it is confirmed
+
+
+def test_it_proves_no_address_without_an_invitation_in_the_session(alice: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    path = f"/invitations/{challenge.token}/"
+    response = sign_up(browser(None), "dora@example.com", path)  # never opened the link
+    assert response.status_code == 302
+    assert not EmailAddress.objects.get(user__username="dora").verified
+    assert len(confirmations()) == 1
+
+
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_a_bad_invitation_token_is_a_clear_404(alice: User, bob: User, logged_in: bool) -> None:
     open_ = create_challenge(alice, is_open=True)
@@ -808,7 +874,8 @@ def test_an_invitation_is_accepted_once_signed_in(alice: User, bob: User) -> Non
     path = f"/invitations/{challenge.token}/"
     page = browser(bob).get(path)
     assert page.status_code == 200
-    assert "alice invites you to play" in page.text and "match to 50 points" in page.text
+    assert "alice invites you to a game of Russian Bank" in page.text
+    assert "match to 50 points" in page.text
     assert 'value="accept"' in page.text and 'value="decline"' in page.text
     own = browser(alice).post(path, {"answer": "accept"})
     assert own.status_code == 200 and "you cannot answer your own challenge" in own.text
