@@ -175,7 +175,9 @@ def _last_turn_start(game: Game) -> int:
     return game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
 
 
-def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str, Any]:
+def _game_context(
+    game: Game, seat: int, refusal: str | None = None, typed: str = ""
+) -> dict[str, Any]:
     position = from_document(game.position)
     state = selectors.game_state(game, seat, position)
     names = state["players"]
@@ -202,6 +204,7 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
             name for letter, name in names.items() if letter != game.letters[seat]
         ),
         "refusal": refusal,
+        "typed": typed,  # a refused line, back in the box to be corrected
         "finished": finished,
         "last_turn": last.get("moves", []),
         "last_mover": names.get(last.get("seat", ""), ""),
@@ -252,17 +255,23 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _after_action(
-    request: HttpRequest, game_id: int, error: ServiceError | None, done: str = ""
+    request: HttpRequest,
+    game_id: int,
+    error: ServiceError | None,
+    done: str = "",
+    typed: str = "",
 ) -> HttpResponse:
     """The table again: in place for the page's script, else a redirect (or the page
-    with the refusal, which loses nothing: the game was not changed)."""
+    with the refusal, which loses nothing: the game was not changed, and ``typed``, the
+    refused line, is back in the box)."""
     game, seat = _player_game(request, game_id)
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
+    context = _game_context(game, seat, refusal, typed if error is not None else "")
     if _wants_fragment(request):
         # The script asked for the table, and gets it: a refusal is part of the table
         # (its message, in words), so the answer is 200 with the code in a header.
-        response = render(request, "games/_game.html", _game_context(game, seat, refusal))
+        response = render(request, "games/_game.html", context)
         if error is not None:
             response["X-Refused"] = error.code
         return response
@@ -270,7 +279,7 @@ def _after_action(
         if done:
             messages.success(request, done)
         return redirect("game", game_id=game.pk)
-    return render(request, "games/game.html", _game_context(game, seat, refusal), status=status)
+    return render(request, "games/game.html", context, status=status)
 
 
 def _refusal_text(error: ServiceError) -> str:
@@ -298,7 +307,8 @@ def _version(request: HttpRequest) -> int | None:
 @require_POST
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """Play one move or several (written in the notation, separated by spaces)."""
-    moves = request.POST.get("moves", "").replace(",", " ").split()
+    line = request.POST.get("moves", "")
+    moves = line.replace(",", " ").split()
     error = None
     try:
         services.play_moves(
@@ -309,7 +319,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except ServiceError as exc:
         error = exc
-    return _after_action(request, game_id, error)
+    return _after_action(request, game_id, error, typed=line.strip()[:200])
 
 
 @login_required

@@ -88,6 +88,27 @@ def test_keyboard_and_drag_and_drop(playable_game: Game, new_page: Any, console:
     page.fill("#moves-input", "H3-H2 T")
     page.press("#moves-input", "Enter")
     card_on(page, "CA", "QD")
+    expect(page.locator("#moves-input")).to_have_value("")  # played: the box is cleared
+    assert console.errors == []
+
+
+def test_it_keeps_a_refused_typed_line_in_the_box(
+    playable_game: Game, new_page: Any, console: Console
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    page.fill("#moves-input", "H1-F1 H3-H4")
+    page.press("#moves-input", "Enter")
+    expect(page.locator("#refusal")).to_contain_text("H3-H4")
+    expect(page.locator("#moves-input")).to_have_value("H1-F1 H3-H4")
+    # A refused click leaves what was being typed alone, and puts nothing in the box.
+    page.fill("#moves-input", "H1-F")
+    click_move(page, "H2", "H4")
+    expect(page.locator("#refusal")).to_contain_text("cannot go on the K♥")
+    expect(page.locator("#moves-input")).to_have_value("H1-F")
+    playable_game.refresh_from_db()
+    assert playable_game.ply == 0
     assert console.errors == []
 
 

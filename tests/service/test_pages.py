@@ -539,6 +539,9 @@ def test_a_refused_move_is_explained_in_words_and_changes_nothing(
     )
     assert scripted.status_code == 200 and scripted["X-Refused"] == code
     assert refusal(scripted.text) == escape(message)
+    # What was typed stays in the box, to be corrected rather than typed again.
+    for page in (response.text, scripted.text):
+        assert f'id="moves-input" name="moves" value="{escape(moves)}"' in page
     assert snapshot(game) == before
 
 

@@ -56,6 +56,11 @@
     const data = new FormData(form, submitter);
     if (moves !== undefined) data.set("moves", moves);
     const focused = document.activeElement && document.activeElement.id;
+    // The typed line decides what the box shows next when it is what was posted (the
+    // server sends a refused line back, a played one is gone); any other action (a
+    // click, a button) leaves in the box whatever was being typed.
+    const box = document.getElementById("moves-input");
+    const keep = box && !(form.id === "move-form" && moves === undefined) ? box.value : null;
     let response;
     try {
       // The attribute, not the property: a control named "action" would hide the property.
@@ -75,6 +80,8 @@
       return;
     }
     swap(await response.text(), focused);
+    const again = document.getElementById("moves-input");
+    if (again && keep !== null) again.value = keep;
   }
 
   function swap(html, focusedId) {
