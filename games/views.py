@@ -444,7 +444,10 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    context = {"presets": rules_catalog.presets(), "options": rules_catalog.options()}
+    context = {
+        "presets": rules_catalog.presets_in_plain_words(),
+        "options": rules_catalog.options(),
+    }
     return render(request, "pages/rules.html", context)
 
 

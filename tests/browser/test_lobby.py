@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from games import rules_catalog
 from games.models import Challenge, Game
 
 from .conftest import Console, assert_fits, screenshot, sign_in
@@ -87,4 +89,58 @@ def test_the_account_pages_at_phone_width(
     alice.profile.refresh_from_db()
     assert alice.profile.notifications["your_turn"] == "daily_digest"
     assert alice.profile.time_zone == "Europe/Paris"
+    assert console.errors == []
+
+
+def test_it_shows_the_bank_fields_only_for_a_time_bank(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    form = page.locator("form.new-game")
+    per_turn = form.get_by_label("Days per turn")
+    bank = [
+        form.get_by_label("Bank: days at the start"),
+        form.get_by_label(re.compile("Bank: days added")),
+    ]
+    expect(per_turn).to_be_visible()
+    for field in bank:
+        expect(field).to_be_hidden()
+    form.get_by_label("Time control").select_option("bank")
+    expect(per_turn).to_be_hidden()
+    for field in bank:
+        expect(field).to_be_visible()
+    bank[0].fill("30")
+    form.get_by_label("Opponent", exact=True).fill("bob")
+    form.get_by_role("button", name="Send the challenge").click()
+    expect(page.locator(".message")).to_contain_text("Challenge sent to bob")
+    challenge = Challenge.objects.get()
+    assert (challenge.time_control, challenge.bank_initial_days) == ("bank", 30)
+    assert console.errors == []
+
+
+def test_the_rule_options_read_well_on_a_phone_and_a_screen(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    option = next(o for o in rules_catalog.options() if o.name == "own_waste_available")
+    for width in (360, 1280):
+        page = new_page(width, 800)
+        sign_in(page, "alice")
+        page.get_by_text("Rule options: change the chosen rules further").click()
+        page.get_by_text("What each set of rules is").click()
+        box = page.get_by_label(option.label)
+        expect(box).to_be_visible()
+        help_text = page.locator("#id_opt_own_waste_available_helptext")
+        expect(help_text).to_have_text(option.help)
+        expect(box).to_have_attribute("aria-describedby", "id_opt_own_waste_available_helptext")
+        # Each line of help wraps inside the page: nothing runs off to the right.
+        assert_fits(page, f"the new-game form at {width} px", width)
+        right = page.evaluate(
+            """() => Math.max(...[...document.querySelectorAll(
+                "form.new-game .help, form.new-game dd"
+            )].map((e) => e.getBoundingClientRect().right))"""
+        )
+        assert right <= width
+        assert "V1:" not in page.locator("form.new-game").inner_text()
+        screenshot(page, f"new-game-options-{width}")
     assert console.errors == []

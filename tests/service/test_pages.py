@@ -19,6 +19,7 @@ from django.utils.html import escape
 
 from accounts.models import Profile
 from accounts.services import update_profile
+from games import rules_catalog
 from games.challenges import MAX_PENDING, create_challenge
 from games.engine import IllegalMove, from_document
 from games.models import Challenge, Game
@@ -291,6 +292,31 @@ def test_the_new_game_form_creates_a_challenge(
     assert f'action="/challenges/{challenge.pk}/cancel/"' in response.text
 
 
+#: Notes for the rules reference that players must not read on a page: a variant's id,
+#: a source text's number, the reference's file and sections, a source's page.
+SOURCE_NOTES = re.compile(r"\bV\d+\b|\bseeds? \d{3}|RULES\.md|§|\bp\.\s?\d")
+
+
+def test_it_words_the_rule_options_for_players(alice: User) -> None:
+    html = browser(alice).get("/").text
+    form = html[html.index('<form method="post" action="/challenges/new/"') :]
+    form = form[: form.index("</form>")]
+    assert SOURCE_NOTES.findall(form) == []
+    for option in rules_catalog.options():
+        field = form[form.index(f'data-field="opt_{option.name}"') :]
+        field = field.split('<div class="field"')[0]
+        assert f">{option.label}</label>" in field
+        helptext = f'<p class="help" id="id_opt_{option.name}_helptext">'
+        assert helptext + escape(option.help) + "</p>" in field
+        assert f'aria-describedby="id_opt_{option.name}_helptext"' in field
+    for preset in rules_catalog.presets_in_plain_words():
+        assert f'<option value="{preset["name"]}"' in form
+        assert f"<dd>{escape(preset['description'])}</dd>" in form
+    rules_page = browser(None).get("/rules/").text
+    presets = rules_page[rules_page.index('<section id="presets"') :]
+    assert SOURCE_NOTES.findall(presets) == []
+
+
 def test_the_new_game_form_keeps_the_time_control_and_match(alice: User, bob: User) -> None:
     data = {
         **FORM,
@@ -363,7 +389,7 @@ def test_it_shows_a_refused_opponent_beside_its_field(
 ) -> None:
     html = browser(alice).post("/challenges/new/", {**FORM, **changes}).text
     box = html[html.index(f'id="id_{field}"') :]
-    box = box[: box.index('<div class="field">')]
+    box = box[: box.index('<div class="field"')]
     assert '<div class="error" role="alert">' in box, field
 
 
