@@ -195,3 +195,24 @@ def test_long_houses_still_fit_a_phone(
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     screenshot(page, "long-houses-360")
     assert console.errors == []
+
+
+def test_it_shows_my_own_seat_without_scrolling_on_a_1280_by_800_screen(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """The seat a player plays from must be in sight when the page opens, on their turn
+    and on the opponent's, on a common laptop screen."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    for name in ("alice", "bob"):
+        page = new_page(1280, 800)
+        sign_in(page, name)
+        page.goto(f"/games/{game.pk}/")
+        mine = page.locator(".seat.mine")
+        expect(mine).to_contain_text(f"{name} (")
+        box = mine.bounding_box()
+        assert box is not None and box["y"] >= 0
+        assert box["y"] + box["height"] <= 800, f"{name}'s seat ends at {box['y'] + box['height']}"
+        assert page.evaluate("window.scrollY") == 0
+        screenshot(page, f"board-1280x800-{name}")
+    assert console.errors == []
