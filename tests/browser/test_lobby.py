@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from games import rules_catalog
 from games.models import Challenge, Game
+from games.services import resign, start_game
 
 from .conftest import Console, assert_fits, screenshot, sign_in
 
@@ -60,6 +61,7 @@ def test_a_refused_challenge_keeps_what_was_typed(
         form.get_by_role("button", name="Send the challenge").click()
     assert answer.value.status == 400  # the form again, not a 404 page
     expect(page.locator("form.new-game .error")).to_contain_text("no player called")
+    screenshot(page, "new-game-refused-1280")
     expect(form.get_by_label("Opponent", exact=True)).to_have_value("nobody-by-that-name")
     expect(form.get_by_label("Days per turn")).to_have_value("5")
     assert not Challenge.objects.exists()
@@ -143,4 +145,28 @@ def test_the_rule_options_read_well_on_a_phone_and_a_screen(
         assert right <= width
         assert "V1:" not in page.locator("form.new-game").inner_text()
         screenshot(page, f"new-game-options-{width}")
+    assert console.errors == []
+
+
+def test_it_reads_each_result_from_the_players_side(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    resign(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    won = game.position["score"]["A"]
+    for name, width, line in (
+        ("alice", 360, f"You won: bob resigned · {won}-0"),
+        ("bob", 1280, f"You lost: you resigned · 0-{won}"),
+    ):
+        page = new_page(width, 800)
+        sign_in(page, name)
+        finished = page.locator("section[aria-labelledby=finished-h]")
+        expect(finished.locator(".result")).to_have_text(line)
+        assert_fits(page, "the lobby", width)
+        screenshot(page, f"lobby-result-{width}")
+        finished.get_by_role("link", name="alice v bob").click()
+        expect(page.locator(".status .result strong")).to_have_text(line)
+        screenshot(page, f"game-result-{width}")
     assert console.errors == []

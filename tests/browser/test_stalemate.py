@@ -30,6 +30,7 @@ def test_it_accepts_a_stalemate_offer_in_place(
     sign_in(page, "alice")
     page.goto(f"/games/{game.pk}/")
     expect(page.locator("#stalemate-offer")).to_contain_text("bob offers to end the game")
+    screenshot(page, "stalemate-offer-1280")
     page.get_by_role("button", name="Accept the stalemate").click()
     expect(page.locator(".result")).to_contain_text(re.compile(r"Stalemate agreed · \d+-\d+"))
     expect(page.locator("#stalemate-offer")).to_have_count(0)
