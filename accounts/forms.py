@@ -11,6 +11,7 @@ from .models import NOTIFICATION_EVENTS, TIME_ZONES
 #: What each event is, in the words the profile page uses.
 EVENT_LABELS = {
     "invitation": "Someone invites me to a game",
+    "challenge_declined": "A player declines my challenge",
     "your_turn": "It is my turn",
     "reminder": "A deadline is near (reminders)",
     "timeout": "A game is lost or won on time",

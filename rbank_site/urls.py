@@ -8,6 +8,7 @@ from games import api
 
 from . import views
 
+handler400 = "rbank_site.api_errors.bad_request"
 handler404 = "rbank_site.api_errors.not_found"
 handler500 = "rbank_site.api_errors.server_error"
 
