@@ -1,8 +1,10 @@
-"""django-allauth's account e-mails in the site's name.
+"""django-allauth's hooks for this site.
 
-Without the Sites framework allauth names the site after the request's host, so the
-sign-up e-mail said "Hello from 127.0.0.1:8000!". Its e-mails are told the site's
-name (``SITE_NAME``) and address (``SITE_URL``) instead.
+* Its e-mails in the site's name: without the Sites framework allauth names the site
+  after the request's host, so the sign-up e-mail said "Hello from 127.0.0.1:8000!".
+  Its e-mails are told the site's name (``SITE_NAME``) and address (``SITE_URL``).
+* A followed e-mail invitation proves the invited address at sign-up
+  (``accounts/invitations.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,9 @@ from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.http import HttpRequest
+
+from . import invitations
 
 
 @dataclass(frozen=True)
@@ -31,3 +36,8 @@ class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]
             email,
             {**context, "current_site": site, "site_url": settings.SITE_URL},
         )
+
+    def is_email_verified(self, request: HttpRequest, email: str) -> bool:
+        """An address is verified at sign-up when an invitation sent to it was followed
+        in this browser (a different address is confirmed by e-mail, as usual)."""
+        return invitations.proves(request, email) or super().is_email_verified(request, email)

@@ -78,7 +78,8 @@ class ProfileForm(forms.Form):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(
+    # Not "name": a control of that name would hide the form's own ``name`` property.
+    token_name = forms.CharField(
         max_length=60,
         label="Name",
         help_text="What the token is for, e.g. “my bot” or “phone app”.",

@@ -116,6 +116,8 @@ ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+# The site's name in allauth's e-mails; a followed e-mail invitation as proof of the
+# invited address (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 LOGIN_URL = "account_login"

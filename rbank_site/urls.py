@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from accounts import views as account_views
 from games import api
 
 from . import views
@@ -14,6 +15,8 @@ handler500 = "rbank_site.api_errors.server_error"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon),
+    # Sign-up before allauth's own: it tells an invitee who invites them (accounts/views.py).
+    path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("accounts.urls")),

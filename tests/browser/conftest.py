@@ -109,12 +109,15 @@ def console() -> Console:
 
 @pytest.fixture
 def new_page(browser: Browser, live_server: Any, console: Console) -> Iterator[Any]:
-    """Pages in fresh browser contexts (one per player), at a given width."""
+    """Pages in fresh browser contexts (one per player), at a given width, with the
+    browser's clock in a given time zone."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 900) -> Page:
+    def make(width: int = 1280, height: int = 900, timezone_id: str = "UTC") -> Page:
         context = browser.new_context(
-            base_url=live_server.url, viewport={"width": width, "height": height}
+            base_url=live_server.url,
+            viewport={"width": width, "height": height},
+            timezone_id=timezone_id,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)
