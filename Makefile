@@ -8,14 +8,16 @@ STAMP  := $(VENV)/.installed
 run: install
 	$(BIN)/python -m rbank_site.run
 
-.PHONY: run test lint typecheck pytest bench install clean
+.PHONY: run test lint typecheck pytest bench install browser clean
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
-test: lint typecheck pytest
+## What the system lacks is checked first: installed when it can be, else named at once.
+test: browser lint typecheck pytest
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
+	@scripts/system-deps.sh python "$(PYTHON)"
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -28,8 +30,12 @@ lint: install
 typecheck: install
 	$(BIN)/mypy games accounts rbank_site tests bench manage.py
 
-pytest: install
+pytest: install browser
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+
+# Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
+browser:
+	@scripts/system-deps.sh chromium
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -15,7 +15,8 @@ from rest_framework.views import APIView
 from games.api import player_of
 from games.deadlines import start_vacation, vacation_days_left
 from rbank_site.openapi import errors
-from rbank_site.pagination import Pages
+from rbank_site.pagination import ListApi
+from rbank_site.serializers import RequestBody
 
 from . import services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
@@ -44,7 +45,7 @@ TOKEN = OpenApiExample(
 )
 
 
-class MeSerializer(serializers.Serializer[dict[str, Any]]):
+class MeSerializer(RequestBody):
     username = serializers.CharField(read_only=True)
     email = serializers.EmailField(read_only=True)
     display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
@@ -85,7 +86,7 @@ class MeApi(APIView):
 
     @extend_schema(
         request=MeSerializer,
-        responses={200: MeSerializer, **errors(400)},
+        responses={200: MeSerializer, **errors(400, 413)},
         examples=[
             OpenApiExample(
                 "Digest my turns",
@@ -104,14 +105,14 @@ class MeApi(APIView):
         return Response(_me(user))
 
 
-class VacationSerializer(serializers.Serializer[dict[str, Any]]):
+class VacationSerializer(RequestBody):
     days = serializers.IntegerField(min_value=1, max_value=366)
 
 
 class VacationApi(APIView):
     @extend_schema(
         request=VacationSerializer,
-        responses={200: MeSerializer, **errors(400)},
+        responses={200: MeSerializer, **errors(400, 413)},
         examples=[OpenApiExample("A week away", value={"days": 7}, request_only=True), ME],
         summary="Take vacation days: my clocks stop and my opponents are told",
     )
@@ -123,7 +124,7 @@ class VacationApi(APIView):
         return Response(_me(user))
 
 
-class TokenSerializer(serializers.Serializer[dict[str, Any]]):
+class TokenSerializer(RequestBody):
     id = serializers.IntegerField(read_only=True)
     name = serializers.CharField(max_length=60)
     hint = serializers.CharField(read_only=True, help_text="The key's first characters")
@@ -142,14 +143,14 @@ def _token(token: ApiToken) -> dict[str, Any]:
     }
 
 
-class TokenListApi(APIView):
+class TokenListApi(ListApi):
     @extend_schema(responses=TokenSerializer(many=True), examples=[TOKEN], summary="My API tokens")
     def get(self, request: Request) -> Response:
-        return Response([_token(t) for t in player_of(request).api_tokens.all()])
+        return self.page(request, player_of(request).api_tokens.all(), _token)
 
     @extend_schema(
         request=TokenSerializer,
-        responses={201: TokenSerializer, **errors(400)},
+        responses={201: TokenSerializer, **errors(400, 413)},
         examples=[
             OpenApiExample("Name it", value={"name": "my bot"}, request_only=True),
             OpenApiExample(
@@ -183,12 +184,12 @@ class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
     display_name = serializers.CharField()
 
 
-class PlayerListApi(APIView):
+class PlayerListApi(ListApi):
     @extend_schema(
         parameters=[OpenApiParameter("search", str, required=False)],
         examples=[
             OpenApiExample(
-                "Players", value=[{"username": "bob", "display_name": "Bob"}], response_only=True
+                "Players", value={"username": "bob", "display_name": "Bob"}, response_only=True
             )
         ],
         responses=PlayerSerializer(many=True),
@@ -199,15 +200,11 @@ class PlayerListApi(APIView):
         search = request.query_params.get("search", "").strip().replace("\x00", "")
         if search:
             users = users.filter(username__istartswith=search)
-        paginator = Pages()
-        page = paginator.paginate_queryset(users, request)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [
-                {
-                    "username": u.get_username(),
-                    "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
-                }
-                for u in page
-            ]
+        return self.page(
+            request,
+            users,
+            lambda u: {
+                "username": u.get_username(),
+                "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
+            },
         )

@@ -11,6 +11,7 @@ from .models import NOTIFICATION_EVENTS, TIME_ZONES
 #: What each event is, in the words the profile page uses.
 EVENT_LABELS = {
     "invitation": "Someone invites me to a game",
+    "challenge_declined": "A player declines my challenge",
     "your_turn": "It is my turn",
     "reminder": "A deadline is near (reminders)",
     "timeout": "A game is lost or won on time",
@@ -77,7 +78,8 @@ class ProfileForm(forms.Form):
 
 
 class TokenForm(forms.Form):
-    name = forms.CharField(
+    # Not "name": a control of that name would hide the form's own ``name`` property.
+    token_name = forms.CharField(
         max_length=60,
         label="Name",
         help_text="What the token is for, e.g. “my bot” or “phone app”.",

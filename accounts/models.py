@@ -12,6 +12,7 @@ from django.db import models
 #: The events a player can be told about, and how (issue: notifications).
 NOTIFICATION_EVENTS = (
     "invitation",
+    "challenge_declined",
     "your_turn",
     "reminder",
     "timeout",

@@ -3,6 +3,9 @@ unsubscribe link of every e-mail, which works without signing in."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -17,7 +20,7 @@ from games.deadlines import start_vacation, vacation_days_left
 from games.notifications import read_unsubscribe_token
 from rbank_site.errors import ServiceError
 
-from . import services
+from . import invitations, services
 from .forms import ProfileForm, TokenForm, VacationForm
 from .models import NOTIFICATION_EVENTS
 
@@ -90,12 +93,12 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                _, key = services.create_token(user, form.cleaned_data["name"])
+                _, key = services.create_token(user, form.cleaned_data["token_name"])
                 form = TokenForm()
                 status = 201
             except ServiceError as exc:
                 form.add_error(None, exc.message)
-                status = exc.status
+                status = 400  # the form again with the refusal, whatever the refusal's status
         else:
             status = 400
     context = {"form": form, "key": key, "tokens": user.api_tokens.all()}
@@ -129,8 +132,9 @@ def vacation(request: HttpRequest) -> HttpResponse:
                 messages.success(request, "Enjoy your vacation: your clocks are stopped.")
                 return redirect("vacation")
             except ServiceError as exc:
-                form.add_error("days", exc.message)
-                status = exc.status
+                # Not beside the field: while on vacation the page shows no form.
+                form.add_error(None, exc.message)
+                status = 400
         else:
             status = 400
     now = timezone.now()
@@ -144,3 +148,23 @@ def vacation(request: HttpRequest) -> HttpResponse:
         else None,
     }
     return render(request, "accounts/vacation.html", context, status=status)
+
+
+class SignupView(AllauthSignupView):  # type: ignore[misc]  # allauth is untyped
+    """allauth's sign-up; after an e-mail invitation's link, it says who invites the
+    newcomer and fills in the invited address (which then needs no confirmation)."""
+
+    def get_initial(self) -> dict[str, Any]:
+        initial: dict[str, Any] = super().get_initial()
+        invitation = invitations.pending_invitation(self.request)
+        if invitation is not None:
+            initial.setdefault("email", invitation.email)
+        return initial
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context: dict[str, Any] = super().get_context_data(**kwargs)
+        context["invitation"] = invitations.pending_invitation(self.request)
+        return context
+
+
+signup = SignupView.as_view()

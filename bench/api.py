@@ -1,38 +1,38 @@
-"""Posting a move through the whole stack against the floor of the same stack.
+"""Posting a move through the whole stack, against the floor of the same stack.
 
-    python bench/api.py                     # SQLite
+    python bench/api.py [--rounds 200]      # SQLite
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rbank python bench/api.py
 
-The floor is an authenticated DRF POST that reads one row and writes it back, served
-by the same settings, middleware and authentication. A move is a POST to
-``/api/v1/games/{id}/moves/``: token auth, the game row locked, the engine, the
-snapshot and log saved, the caller's view rendered. Both are timed in the same
-process and run, at move 10 and at move 2,000 of a game. Prints its figures.
+A move is a POST to ``/api/v1/games/{id}/moves/`` with one move: token auth, the game
+row locked, the engine, the snapshot and log saved, the caller's view rendered. The
+floor is an authenticated DRF POST that reads one row and writes it back, served by
+the same settings, middleware and authentication. The two alternate, one of each, so
+that both meet the machine in the same state.
+
+The moves are those of a real long game: the deal of a seed whose game, played by
+uniformly random legal moves (the ``selfplay`` policy), lasts past move 2,000 + the
+rounds. The bench times the moves from move 10 and from move 2,000 on, all of them:
+card moves, turns, and the discards that end a turn (those also write the next
+deadline and queue the "your turn" e-mail, in memory here). Prints medians, and each
+as a ratio to the floor of the same run.
 """
 
 from __future__ import annotations
 
-import os
-import random
-import statistics
+import argparse
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings_test")
-os.environ.setdefault("RBANK_VAR_DIR", str(ROOT / "var" / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # python bench/api.py
+from bench.harness import start_django
 
-import django  # noqa: E402
+start_django()
 
-django.setup()
-
-from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.db import connection, transaction  # noqa: E402
-from django.test.utils import override_settings, setup_test_environment  # noqa: E402
+from django.db import transaction  # noqa: E402
+from django.test.utils import override_settings  # noqa: E402
 from django.urls import include, path  # noqa: E402
 from rest_framework.request import Request  # noqa: E402
 from rest_framework.response import Response  # noqa: E402
@@ -40,11 +40,19 @@ from rest_framework.test import APIClient  # noqa: E402
 from rest_framework.views import APIView  # noqa: E402
 
 from accounts.models import ApiToken  # noqa: E402
-from games.engine import Position, from_document  # noqa: E402
+from bench.harness import (  # noqa: E402
+    database,
+    ends_turn,
+    long_random_game,
+    median_ms,
+    play_to,
+    test_database,
+)
 from games.models import Game  # noqa: E402
-from games.services import play_moves, start_game  # noqa: E402
+from games.services import start_game  # noqa: E402
 
-ROUNDS = 200
+WARM_UP = 20
+STARTS = (10, 2000)
 
 
 class FloorApi(APIView):
@@ -65,60 +73,75 @@ urlpatterns = [
 ]
 
 
-def long_turn_move(position: Position, rng: random.Random) -> str:
-    """A legal move that keeps the turn going when it can: games reach move 2,000."""
-    legal = [str(m) for m in position.legal_moves()]
-    going = [m for m in legal if m not in ("T", "C-W", "E")]
-    return rng.choice(going or legal)
+class Timings:
+    def __init__(self, first_ply: int) -> None:
+        self.first_ply = first_ply
+        self.floor: list[float] = []
+        self.moves: list[float] = []
+        self.turn_ends: list[float] = []
 
 
-def advance(game: Game, user: User, to_ply: int, rng: random.Random) -> None:
-    """Bring the game to ``to_ply`` moves through the service (not timed)."""
-    players = {"A": game.player_a, "B": game.player_b}
-    while game.ply < to_ply and game.status == "playing":
-        position = from_document(game.position)
-        batch = []
-        for _ in range(min(100, to_ply - game.ply)):
-            if position.is_over or position.seat_name(position.to_move) != game.to_move:
-                break
-            move = long_turn_move(position, rng)
-            position.play(move)
-            batch.append(move)
-        play_moves(game_id=game.pk, user=players[game.to_move], moves=batch)
-        game.refresh_from_db()
-
-
-def time_pairs(
-    game: Game, clients: dict[str, APIClient], rng: random.Random, rounds: int = ROUNDS
-) -> tuple[list[float], list[float]]:
-    """Alternate a floor request and a move request, so both meet the same machine."""
-    moves, floors = [], []
-    for i in range(rounds):
+def time_moves(game: Game, moves: list[str], clients: dict[str, APIClient], count: int) -> Timings:
+    """``count`` pairs: a floor request, then the game's next move."""
+    game.refresh_from_db()
+    timings = Timings(game.ply)
+    for i in range(count):
         t0 = time.perf_counter()
         response: Any = clients["A"].post("/floor/", {"n": i}, format="json")
-        floors.append(time.perf_counter() - t0)
+        timings.floor.append(time.perf_counter() - t0)
         assert response.status_code == 200
         game.refresh_from_db()
-        move = long_turn_move(from_document(game.position), rng)
+        move = moves[game.ply]
         client = clients[game.to_move]
         t0 = time.perf_counter()
         response = client.post(f"/api/v1/games/{game.pk}/moves/", {"moves": [move]}, format="json")
-        moves.append(time.perf_counter() - t0)
+        seconds = time.perf_counter() - t0
         assert response.status_code == 200, response.content
-    return moves, floors
+        timings.moves.append(seconds)
+        if ends_turn(move):
+            timings.turn_ends.append(seconds)
+    return timings
 
 
 def main() -> None:
-    setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, keepdb=False)
-    try:
-        with override_settings(ROOT_URLCONF=__name__, DEBUG=False):
-            run()
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=200, help="moves timed from each start")
+    args = parser.parse_args()
+    seed, moves = long_random_game(max(STARTS) + WARM_UP + args.rounds)
+    with test_database(), override_settings(ROOT_URLCONF=__name__, DEBUG=False):
+        figures = run(seed, moves, args.rounds)
+    print(f"database        {database()}")
+    print(
+        f"game            seed {seed}, {len(moves)} moves of uniformly random legal moves; "
+        f"{args.rounds} moves timed from each start, after {WARM_UP} untimed"
+    )
+    print("figures         medians; ratio = the median over the floor's median")
+    print(
+        "floor           an authenticated DRF POST that locks, reads and writes one row; "
+        "one floor request before each move"
+    )
+    for start, timings in figures.items():
+        floor = median_ms(timings.floor)
+        move = median_ms(timings.moves)
+        last = timings.first_ply + len(timings.moves)
+        print(
+            f"from move {start:<5} move {move:6.2f} ms   floor {floor:6.2f} ms   "
+            f"ratio {move / floor:4.2f}   (moves {timings.first_ply + 1}-{last})"
+        )
+        if timings.turn_ends:
+            end = median_ms(timings.turn_ends)
+            print(
+                f"                ending a turn ({len(timings.turn_ends)} of them) "
+                f"{end:6.2f} ms   ratio {end / floor:4.2f}"
+            )
+    late, early = (figures[s] for s in (max(STARTS), min(STARTS)))
+    ratio = (median_ms(late.moves) / median_ms(late.floor)) / (
+        median_ms(early.moves) / median_ms(early.floor)
+    )
+    print(f"ratio at move {max(STARTS)} / ratio at move {min(STARTS)}: {ratio:.2f}")
 
 
-def run() -> None:
+def run(seed: int, moves: list[str], rounds: int) -> dict[int, Timings]:
     alice = User.objects.create_user("alice", password="x")
     bob = User.objects.create_user("bob", password="x")
     clients = {}
@@ -126,25 +149,13 @@ def run() -> None:
         client = APIClient()
         client.credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user, 'bench')[1]}")
         clients[seat] = client
-    rng = random.Random(5)
     figures = {}
-    for label, ply in (("move 10", 10), ("move 2000", 2000)):
-        game = start_game(alice, bob, seed=2026)
-        advance(game, alice, ply, rng)
-        time_pairs(game, clients, rng, rounds=20)  # warm up
-        start = game.ply
-        moves, floors = time_pairs(game, clients, rng)
-        figures[label] = (statistics.median(moves), statistics.median(floors), start)
-    vendor = connection.vendor
-    print(f"database      {vendor} ({settings.DATABASES['default']['NAME']})")
-    print(f"requests      {ROUNDS} per figure, median")
-    for label, (move, floor, ply) in figures.items():
-        print(
-            f"{label:<10}    move {move * 1e3:6.2f} ms   floor {floor * 1e3:6.2f} ms   "
-            f"ratio {move / floor:4.2f}   (moves {ply} to {ply + ROUNDS})"
-        )
-    ratio = figures["move 2000"][0] / figures["move 10"][0]
-    print(f"move 2000 / move 10: {ratio:.2f}")
+    for start in STARTS:
+        game = start_game(alice, bob, seed=seed)
+        play_to(game, moves, start)
+        time_moves(game, moves, clients, WARM_UP)
+        figures[start] = time_moves(game, moves, clients, rounds)
+    return figures
 
 
 if __name__ == "__main__":

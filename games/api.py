@@ -17,8 +17,9 @@ from rest_framework.views import APIView
 
 from games.engine import Position
 from rbank_site.errors import ServiceError
-from rbank_site.openapi import GAME, MOVES, ONE_MOVE, errors
-from rbank_site.pagination import Pages
+from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
+from rbank_site.pagination import ListApi
+from rbank_site.serializers import NoBody, RequestBody
 
 from . import challenges, rules_catalog, selectors, services, stops
 from .clocks import TimeControl
@@ -111,7 +112,7 @@ class GameStateSerializer(GameSummarySerializer):
     seed = serializers.CharField(allow_null=True)
 
 
-class MovesSerializer(serializers.Serializer[dict[str, Any]]):
+class MovesSerializer(RequestBody):
     moves = serializers.ListField(
         child=serializers.CharField(max_length=16),
         min_length=1,
@@ -152,7 +153,7 @@ class GameDetailApi(APIView):
 class PlayMovesApi(APIView):
     @extend_schema(
         request=MovesSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[MOVES, ONE_MOVE, GAME],
         parameters=[
             OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
@@ -182,9 +183,15 @@ class PlayMovesApi(APIView):
         return response
 
 
-class GameListApi(APIView):
+class GameListApi(ListApi):
     @extend_schema(
-        examples=[OpenApiExample("My games", value=[], response_only=True)],
+        examples=[
+            OpenApiExample(
+                "My games",
+                value={name: GAME.value[name] for name in GameSummarySerializer().fields},
+                response_only=True,
+            )
+        ],
         parameters=[
             OpenApiParameter(
                 "filter",
@@ -202,11 +209,10 @@ class GameListApi(APIView):
         choice = request.query_params.get("filter")
         if choice not in (None, "my_turn", "active", "finished"):
             raise ServiceError(400, "BAD_REQUEST", "filter must be my_turn, active or finished")
-        paginator = Pages()
-        page = paginator.paginate_queryset(selectors.my_games(user, filter_=choice), request)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [selectors.game_summary(game, game.seat_of(user.pk)) for game in page]
+        return self.page(
+            request,
+            selectors.my_games(user, filter_=choice),
+            lambda game: selectors.game_summary(game, game.seat_of(user.pk)),
         )
 
 
@@ -227,35 +233,31 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
-class MoveLogApi(APIView):
+class MoveLogApi(ListApi):
     @extend_schema(
         responses={200: MoveLogEntrySerializer(many=True), **errors(404)},
         examples=[
             OpenApiExample(
                 "The log",
-                value=[
-                    {"index": 0, "turn": 0, "seat": "A", "move": "H3-F1"},
-                    {"index": 1, "turn": 0, "seat": "A", "move": "T"},
-                    {"index": 2, "turn": 0, "seat": "A", "move": "C-W"},
-                ],
+                value={"index": 0, "turn": 0, "seat": "A", "move": "H3-F1"},
                 response_only=True,
             )
         ],
-        summary="Every move of a game",
+        summary="Every move of a game, in order",
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(request.user, game_id)
-        return Response(selectors.move_log(game))
+        return self.page(request, selectors.move_log(game), lambda entry: entry)
 
 
-class VersionSerializer(serializers.Serializer[dict[str, Any]]):
+class VersionSerializer(RequestBody):
     expected_version = serializers.IntegerField(required=False, min_value=1)
 
 
 class ResignApi(APIView):
     @extend_schema(
         request=VersionSerializer,
-        responses={200: GameStateSerializer, **errors(404, 409, 412)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[
             OpenApiExample("Resign", value={"expected_version": 7}, request_only=True),
             GAME,
@@ -273,7 +275,7 @@ class ResignApi(APIView):
         return _game_response(request, game)
 
 
-class StopSerializer(serializers.Serializer[dict[str, Any]]):
+class StopSerializer(RequestBody):
     move = serializers.IntegerField(
         min_value=1, help_text="The move of the opponent's last turn to stop, counted from 1"
     )
@@ -290,7 +292,7 @@ class StopSerializer(serializers.Serializer[dict[str, Any]]):
 class StopApi(APIView):
     @extend_schema(
         request=StopSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[
             OpenApiExample("Stop the third move", value={"move": 3}, request_only=True),
             OpenApiExample(
@@ -330,24 +332,25 @@ class StopApi(APIView):
 
 class StalemateOfferApi(APIView):
     @extend_schema(
-        request=None,
-        responses={200: GameStateSerializer, **errors(404, 409)},
-        examples=[GAME],
+        request=NoBody,
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 413)},
+        examples=[NO_BODY, GAME],
         summary="Offer a stalemate",
     )
     def post(self, request: Request, game_id: int) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
         game = services.offer_stalemate(game_id=game_id, user=player_of(request))
         return _game_response(request, game)
 
 
-class AnswerSerializer(serializers.Serializer[dict[str, Any]]):
+class AnswerSerializer(RequestBody):
     accept = serializers.BooleanField(help_text="true ends the game as a stalemate (R8.5)")
 
 
 class StalemateAnswerApi(APIView):
     @extend_schema(
         request=AnswerSerializer,
-        responses={200: GameStateSerializer, **errors(404, 409)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 413)},
         examples=[OpenApiExample("Accept", value={"accept": True}, request_only=True), GAME],
         summary="Accept or decline the opponent's stalemate offer",
     )
@@ -414,7 +417,7 @@ def _game_response(request: Request, game: Game, position: Position | None = Non
     return Response(state, headers={"ETag": f'"{game.version}"'})
 
 
-class ChallengeSerializer(serializers.Serializer[dict[str, Any]]):
+class ChallengeSerializer(RequestBody):
     id = serializers.IntegerField(read_only=True)
     challenger = serializers.CharField(read_only=True)
     opponent = serializers.CharField(
@@ -499,7 +502,7 @@ CHALLENGE = OpenApiExample(
 )
 
 
-class ChallengeAnswerSerializer(serializers.Serializer[dict[str, Any]]):
+class ChallengeAnswerSerializer(RequestBody):
     token = serializers.CharField(
         required=False, max_length=64, help_text="The invitation link's token (e-mail invitations)"
     )
@@ -534,7 +537,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
     }
 
 
-class ChallengeListApi(APIView):
+class ChallengeListApi(ListApi):
     @extend_schema(
         responses=ChallengeSerializer(many=True),
         examples=[CHALLENGE],
@@ -542,14 +545,11 @@ class ChallengeListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         user = player_of(request)
-        paginator = Pages()
-        page = paginator.paginate_queryset(challenges.challenges_for(user), request)
-        assert page is not None
-        return paginator.get_paginated_response([_challenge(c, user) for c in page])
+        return self.page(request, challenges.challenges_for(user), lambda c: _challenge(c, user))
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: ChallengeSerializer, **errors(400, 404)},
+        responses={201: ChallengeSerializer, **errors(400, 404, 413)},
         examples=[
             OpenApiExample("By username", value={"opponent": "bob"}, request_only=True),
             OpenApiExample(
@@ -599,8 +599,8 @@ class ChallengeAnswerApi(APIView):
 
     @extend_schema(
         request=ChallengeAnswerSerializer,
-        responses={200: ChallengeSerializer, **errors(400, 404, 409)},
-        examples=[OpenApiExample("No body needed", value={}, request_only=True), CHALLENGE],
+        responses={200: ChallengeSerializer, **errors(400, 404, 409, 413)},
+        examples=[NO_BODY, CHALLENGE],
     )
     def post(self, request: Request, challenge_id: int) -> Response:
         data = ChallengeAnswerSerializer(data=request.data)

@@ -90,7 +90,8 @@ class SeatPanel:
     hand: Pile
     waste: Pile
     turned: Pile
-    count: int  # cards left in reserve, hand and waste (R8.2)
+    cards_left: int  # cards still to play: reserve, hand, waste and the turned card
+    count: int  # the scoring count of R8.2 (2 a reserve card): not a number of cards
     waste_cards: list[CardFace] = field(default_factory=list)  # the viewer's own, spread
     new_hands: int | None = None  # V14: times the waste has become the hand (S11)
 
@@ -225,6 +226,10 @@ def build_board(
             hand=hand,
             waste=waste_pile,
             turned=turned,
+            cards_left=reserve["count"]
+            + seat["hand"]["count"]
+            + waste["count"]
+            + (1 if seat["turned"] else 0),
             count=seat["count"],
             new_hands=seat.get("new_hands"),
             waste_cards=[card_face(c) for c in waste.get("cards", [])],

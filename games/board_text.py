@@ -1,72 +1,137 @@
-"""A text picture of the table, drawn from a seat's view (never from the full position).
+"""The table in an e-mail, drawn from a seat's view (never from the full position).
 
-Used in e-mails, where a player should see the game at a glance::
+``mail_table`` lays the view out once: the others above in turn order, the houses
+one per row, the foundations, the viewer below. The text part of an e-mail prints
+it as lines (``board_text``)::
 
     Opponent (B)  reserve 13, top Q♠   hand 35   waste 0
     ------------------------------------------------------
     H1 3♠                       F1 --    F2 --   H5 Q♦ J♠
     ...
     You (A)       reserve 12, top K♣   hand 35   waste 0
+
+and the HTML part draws it as cards (``templates/emails/_board.html``): a small
+table, one house a row, whose cards wrap within the row, so it fits a phone.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine import parse_card
 from games.engine.cards import card_label
 
-
-def _card(name: str | None) -> str:
-    return "--" if not name else card_label(parse_card(name))
+from .board import CardFace, card_face
 
 
-def _pile(names: list[str]) -> str:
-    return " ".join(_card(n) for n in names) if names else "(empty)"
+@dataclass(frozen=True)
+class SeatLine:
+    """What a seat shows across the table: counts, and the face-up tops."""
+
+    label: str  # "Opponent (B)", "You (A)"; "Seat A" for a spectator
+    reserve: int
+    reserve_top: CardFace | None
+    hand: int
+    waste: int
+    waste_top: CardFace | None
+    turned: CardFace | None
 
 
-def _seat_line(label: str, seat: dict[str, Any]) -> str:
-    reserve = seat["reserve"]
-    waste = seat["waste"]
-    parts = [
-        f"{label:<16}",
-        f"reserve {reserve['count']}"
-        + (f", top {_card(reserve['top'])}" if reserve["top"] else ""),
-        f"hand {seat['hand']['count']}",
-        f"waste {waste['count']}" + (f", top {_card(waste['top'])}" if waste["top"] else ""),
-    ]
-    if seat["turned"]:
-        parts.append(f"turned {_card(seat['turned'])}")
-    return "   ".join(parts)
+@dataclass(frozen=True)
+class MailTable:
+    others: list[SeatLine]
+    houses: list[list[CardFace]]  # H1, H2, ... bottom to top
+    foundations: list[CardFace | None]  # F1, F2, ... their top cards
+    me: SeatLine
+
+    @property
+    def house_rows(self) -> list[tuple[str, list[CardFace]]]:
+        return [(f"H{i + 1}", cards) for i, cards in enumerate(self.houses)]
+
+    @property
+    def foundation_tops(self) -> list[tuple[str, CardFace | None]]:
+        return [(f"F{i + 1}", top) for i, top in enumerate(self.foundations)]
 
 
-def board_text(seen: dict[str, Any]) -> str:
-    """The view ``seen`` (games.engine.view) as lines of text, the viewer at the bottom
-    and the others above, in turn order. The houses are split as on the page (the first
-    half on the left), the foundations two by two in the middle."""
+def _face(name: str | None) -> CardFace | None:
+    return card_face(name) if name else None
+
+
+def _seat(label: str, seat: dict[str, Any]) -> SeatLine:
+    return SeatLine(
+        label=label,
+        reserve=seat["reserve"]["count"],
+        reserve_top=_face(seat["reserve"]["top"]),
+        hand=seat["hand"]["count"],
+        waste=seat["waste"]["count"],
+        waste_top=_face(seat["waste"]["top"]),
+        turned=_face(seat["turned"]),
+    )
+
+
+def mail_table(seen: dict[str, Any]) -> MailTable:
+    """The view ``seen`` (games.engine.view) laid out for an e-mail: the viewer below,
+    the others above in turn order (a spectator sees seat A below)."""
     letters = "".join(letter for letter in "ABC" if letter in seen)
     me = seen["viewer"] or "A"
     at = letters.index(me)
     others = [letters[(at + d) % len(letters)] for d in range(1, len(letters))]
-    houses = seen["houses"]
-    foundations = seen["foundations"]
+
+    def name(who: str, letter: str) -> str:
+        return f"{who} ({letter})" if seen["viewer"] else f"Seat {letter}"
+
+    return MailTable(
+        others=[_seat(name("Opponent", other), seen[other]) for other in others],
+        houses=[[card_face(c) for c in pile] for pile in seen["houses"]],
+        foundations=[_face(pile[-1] if pile else None) for pile in seen["foundations"]],
+        me=_seat(name("You", me), seen[me]),
+    )
+
+
+def _card(face: CardFace | None) -> str:
+    return "--" if face is None else card_label(parse_card(face.code))
+
+
+def _pile(cards: list[CardFace]) -> str:
+    return " ".join(_card(c) for c in cards) if cards else "(empty)"
+
+
+def _top(face: CardFace | None) -> str:
+    return f", top {_card(face)}" if face else ""
+
+
+def _seat_line(seat: SeatLine) -> str:
+    parts = [
+        f"{seat.label:<16}",
+        f"reserve {seat.reserve}{_top(seat.reserve_top)}",
+        f"hand {seat.hand}",
+        f"waste {seat.waste}{_top(seat.waste_top)}",
+    ]
+    if seat.turned:
+        parts.append(f"turned {_card(seat.turned)}")
+    return "   ".join(parts)
+
+
+def board_text(seen: dict[str, Any]) -> str:
+    """The view ``seen`` as lines of text. The houses are split as on the page (the
+    first half on the left), the foundations two by two in the middle."""
+    table = mail_table(seen)
+    houses, foundations = table.houses, table.foundations
     half = (len(houses) + 1) // 2
     left, right = houses[:half], houses[half:]
     width = max([len(_pile(h)) for h in left] + [8])
-    lines = [
-        _seat_line(f"Opponent ({other})" if seen["viewer"] else f"Seat {other}", seen[other])
-        for other in others
-    ]
+    lines = [_seat_line(other) for other in table.others]
     lines.append("-" * 72)
     for row in range(max(half, (len(foundations) + 1) // 2)):
         west = f"H{row + 1} {_pile(left[row])}" if row < len(left) else ""
         middle = "  ".join(
-            f"F{k + 1} {_card(foundations[k][-1] if foundations[k] else None):<4}"
+            f"F{k + 1} {_card(foundations[k]):<4}"
             for k in (2 * row, 2 * row + 1)
             if k < len(foundations)
         )
         east = f"H{row + half + 1} {_pile(right[row])}" if row < len(right) else ""
         lines.append(f"{west:<{width + 4}}  {middle:<18}  {east}".rstrip())
     lines.append("-" * 72)
-    lines.append(_seat_line(f"You ({me})" if seen["viewer"] else f"Seat {me}", seen[me]))
+    lines.append(_seat_line(table.me))
     return "\n".join(lines)

@@ -264,7 +264,17 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
             return challenge
         if challenge.is_open:
             raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
-        return _close(challenge, Challenge.Status.DECLINED)
+        _close(challenge, Challenge.Status.DECLINED)
+        # The challenger, and a player who had accepted a three-player one, wait for it.
+        for waiting in (challenge.challenger, challenge.accepted_by):
+            if waiting is not None and waiting.pk != user.pk:
+                notify(
+                    "challenge_declined",
+                    user=waiting,
+                    challenge=challenge,
+                    declined_by=user.get_username(),
+                )
+        return challenge
 
 
 def cancel_challenge(challenge_id: int, user: User) -> Challenge:

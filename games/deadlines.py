@@ -24,7 +24,7 @@ from rbank_site.errors import ServiceError
 
 from . import clocks
 from .models import Game, Notification
-from .notifications import lease, notify
+from .notifications import dispatch, lease, notify
 
 #: Outbox rows still pending this long after they were written are dispatched again.
 RESEND_AFTER = timedelta(minutes=2)
@@ -159,9 +159,13 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         )
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
-    for pk in stuck:
-        send_notification.delay(pk)
-    return {"timed_out": timed_out, "reminded": reminded, "resent": len(stuck)}
+    resent = sum(dispatch(send_notification, pk) for pk in stuck)
+    return {
+        "timed_out": timed_out,
+        "reminded": reminded,
+        "resent": resent,
+        "unqueued": len(stuck) - resent,  # the broker is down: next minute, again
+    }
 
 
 def vacation_days_left(profile: Profile, now: datetime) -> int:

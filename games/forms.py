@@ -7,8 +7,6 @@ from typing import Any
 
 from django import forms
 
-from games.engine import PRESET_DESCRIPTIONS
-
 from . import rules_catalog
 from .clocks import BANK, PER_TURN, TimeControl
 from .models import StopMode
@@ -40,10 +38,9 @@ class NewGameForm(forms.Form):
         "empty for an open challenge that the first two takers join.",
     )
     rules = forms.ChoiceField(
-        choices=[
-            (preset["name"], f"{preset['name']}: {PRESET_DESCRIPTIONS.get(preset['name'], '')}")
-            for preset in rules_catalog.presets()
-        ],
+        # Names only: a description in a <select> is cut off on a phone. The form
+        # lists what each one is beside it (``presets``).
+        choices=[(preset["name"], preset["name"]) for preset in rules_catalog.presets()],
         initial="pagat",
         label="Rules",
         help_text="Options below change the chosen rules further.",
@@ -83,10 +80,14 @@ class NewGameForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.presets = rules_catalog.presets_in_plain_words()
         for option in rules_catalog.options():
-            label = option.description
+            # A short name, and what it does in the players' words beneath it.
+            label, help_text = option.label, option.help
             if option.is_switch:
-                field: forms.Field = forms.BooleanField(required=False, label=label)
+                field: forms.Field = forms.BooleanField(
+                    required=False, label=label, help_text=help_text
+                )
             else:
                 field = forms.TypedChoiceField(
                     choices=[("", "as the rules say"), *((v, str(v)) for v in option.values)],
@@ -94,6 +95,7 @@ class NewGameForm(forms.Form):
                     empty_value=None,
                     required=False,
                     label=label,
+                    help_text=help_text,
                 )
             self.fields[f"opt_{option.name}"] = field
 
@@ -104,7 +106,7 @@ class NewGameForm(forms.Form):
         return [self[name] for name in self.fields if not name.startswith("opt_")]
 
     def rule_options(self) -> dict[str, Any]:
-        """The options ticked or chosen: each changes the preset (RULES.md §9)."""
+        """The options ticked or chosen: each changes the preset (the rule options)."""
         return {
             name.removeprefix("opt_"): value
             for name, value in self.cleaned_data.items()

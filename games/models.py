@@ -367,6 +367,7 @@ class Notification(models.Model):
         SENT = "sent"
         DIGEST = "digest"  # waits for the player's daily digest
         FAILED = "failed"  # gave up after the retries
+        OUTDATED = "outdated"  # not sent: the turn it announced was over before it went out
 
     #: The player told, or None for an invitee without an account (``email`` only).
     user = models.ForeignKey(
@@ -382,6 +383,9 @@ class Notification(models.Model):
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, blank=True)
     #: What the e-mail says beyond the game itself (e.g. the opponent's last turn).
     context = models.JSONField(default=dict)
+    #: The game's log length at the event: the e-mail shows the table as it was then,
+    #: rebuilt from the deal and the log (None: no game, or a row from before this field).
+    ply = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -5,11 +5,16 @@ preference for that kind of event (immediately, in the daily digest, or never),
 writes a ``Notification`` row and, for "immediately", dispatches the sending task
 once the transaction commits. ``send`` claims the row with a conditional UPDATE:
 a task delivered twice, or a row re-dispatched by the sweep, sends one e-mail.
+A task the broker cannot take is logged and left to the sweep (``dispatch``): the
+action it follows has committed and is never reported as failed.
 """
 
 from __future__ import annotations
 
+import logging
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -17,16 +22,35 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import profile_of
-from games.engine import from_document, view
+from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, from_document, view
 
-from .board_text import board_text
+from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
+
+logger = logging.getLogger(__name__)
+
+
+def dispatch(task: Any, *args: Any) -> bool:
+    """Queue ``task``; False, with a warning, when the broker cannot take it.
+
+    Every caller has already committed what the task is about (an outbox row still
+    pending, a digest still waiting), and the sweep or the next run queues it again.
+    So no failure here may reach the caller: whatever the broker raises (a missing
+    folder, a refused connection, kombu's or redis's own errors) is only logged.
+    """
+    try:
+        task.delay(*args)
+    except Exception as exc:
+        logger.warning("could not queue %s%r, left for the sweep: %r", task.name, args, exc)
+        return False
+    return True
 
 
 def game_link(game_id: int) -> str:
@@ -64,6 +88,7 @@ def notify(
         game=game,
         challenge=challenge,
         context=context,
+        ply=None if game is None else game.ply,
         status=Notification.Status.DIGEST
         if mode == "daily_digest"
         else Notification.Status.PENDING,
@@ -71,7 +96,7 @@ def notify(
     if row.status == Notification.Status.PENDING:
         from .tasks import send_notification  # tasks import this module
 
-        send_notification.delay_on_commit(row.pk)
+        transaction.on_commit(partial(dispatch, send_notification, row.pk))
     return row
 
 
@@ -88,12 +113,46 @@ def claim(notification_id: int) -> bool:
     )
 
 
+#: E-mails that tell their recipient it is their turn: not sent once that turn is over.
+TURN_KINDS = frozenset({"your_turn", "reminder"})
+
+
+@dataclass(frozen=True)
+class Moment:
+    """The game at an e-mail's event (``then``) and as it stands (``now``)."""
+
+    then: Position
+    now: Position
+
+    @property
+    def turn_is_over(self) -> bool:
+        return self.now.is_over or self.now.turns != self.then.turns
+
+
+def moment_of(row: Notification) -> Moment | None:
+    """The game as it was at the row's event: the stored snapshot while nothing has
+    been logged since, else rebuilt from the deal seed and the log up to the event."""
+    game = row.game
+    if game is None:
+        return None
+    now = from_document(game.position)
+    if row.ply is None or row.ply == game.ply:
+        return Moment(now, now)
+    from .services import rebuild_position  # services import this module
+
+    return Moment(rebuild_position(game, upto=row.ply), now)
+
+
 def send(notification_id: int) -> bool:
     """Send one claimed-or-claimable notification; True when this call sent it."""
     if not claim(notification_id):
         return False
     row = Notification.objects.select_related("user", "game", "challenge").get(pk=notification_id)
-    message = build_message(row)
+    moment = moment_of(row)
+    if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
+        Notification.objects.filter(pk=row.pk).update(status=Notification.Status.OUTDATED)
+        return False
+    message = build_message(row, moment)
     try:
         message.send()
     except OSError:
@@ -115,8 +174,8 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     return int(data["u"]), str(data["k"])
 
 
-def build_message(row: Notification) -> EmailMultiAlternatives:
-    context = email_context(row)
+def build_message(row: Notification, moment: Moment | None = None) -> EmailMultiAlternatives:
+    context = email_context(row, moment)
     subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
     message = EmailMultiAlternatives(
         subject, render_to_string(f"emails/{row.kind}-body.txt", context), to=[row.email]
@@ -135,8 +194,9 @@ def _unsubscribe_headers(message: EmailMultiAlternatives, link: str) -> None:
     message.extra_headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
 
 
-def email_context(row: Notification) -> dict[str, Any]:
-    """What the templates may show. Game pictures come from the recipient's view only."""
+def email_context(row: Notification, moment: Moment | None = None) -> dict[str, Any]:
+    """What the templates may show. The table is drawn as it was at the event, from the
+    recipient's view only (never from the full position)."""
     context: dict[str, Any] = {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
@@ -150,10 +210,15 @@ def email_context(row: Notification) -> dict[str, Any]:
     game = row.game
     if game is not None:
         seat = game.seat_of(user.pk if user else None)
-        position = from_document(game.position)
+        moment = moment or moment_of(row)
+        assert moment is not None
+        position = moment.then
         context["game"] = game
         context["game_link"] = game_link(game.pk)
-        context["board"] = board_text(view(position, seat))
+        context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
+        seen = view(position, seat)
+        context["board"] = board_text(seen)
+        context["table"] = mail_table(seen)
         context["opponent"] = (
             " and ".join(
                 user.get_username() for other, user in enumerate(game.players) if other != seat
@@ -166,33 +231,73 @@ def email_context(row: Notification) -> dict[str, Any]:
             context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
-            others = [
-                (user.get_username(), points)
+            context["others_scores"] = " and ".join(
+                f"{user.get_username()} scores {points}"
                 for other, (user, points) in enumerate(
                     zip(game.players, position.score, strict=True)
                 )
                 if other != seat
-            ]
-            context["their_score"] = "/".join(str(points) for _, points in others)
-            context["others_scores"] = " and ".join(
-                f"{name} scores {points}" for name, points in others
             )
+            context.update(_result(game, position, seat))
     if row.challenge is not None:
         context["challenge"] = row.challenge
         context["challenger"] = row.challenge.challenger.get_username()
+        context["mine"] = row.user_id == row.challenge.challenger_id
         context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+        context["lobby_link"] = settings.SITE_URL + reverse("lobby")
     return context
+
+
+def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
+    """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
+    ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
+    the recipient first). The pages word results with games/results.py."""
+    names = [user.get_username() for user in game.players]
+
+    def who(other: int) -> str:
+        return "you" if other == seat else names[other]
+
+    words = []
+    if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
+        # The forfeit is the log's last entry, logged by the seat that forfeited.
+        letter = game.moves.order_by("-index").values_list("seat", flat=True).first()
+        if letter:
+            how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
+            words.append(f"{who(game.letters.index(letter))} {how}")
+    if position.winner is not None:
+        words.append(f"{who(position.winner)} won")
+    elif not words:
+        words.append(
+            "a stalemate by agreement" if position.ending == BY_AGREEMENT else "a stalemate"
+        )
+    assert position.score is not None
+    order = [seat, *(other for other in range(len(names)) if other != seat)]
+    return {
+        "outcome": ", ".join(words),
+        "scores": ", ".join(f"{who(other)} {position.score[other]}" for other in order),
+    }
 
 
 DIGEST_LABELS = {
     "invitation": "an invitation",
+    "challenge_declined": "a challenge was declined",
     "your_turn": "your turn",
     "reminder": "a deadline is near",
     "timeout": "a game ended on time",
     "game_over": "a game is over",
     "stalemate_offer": "a stalemate offer",
     "stop_called": "Stop! was called",
+    "vacation": "an opponent went on vacation",
 }
+
+
+def _digest_link(row: Notification) -> str:
+    """Where a digest line leads: the game, an invitation, or the lobby."""
+    if row.game_id is not None:
+        return game_link(row.game_id)
+    if row.kind == "invitation" and row.challenge is not None:
+        return f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+    return settings.SITE_URL + reverse("lobby")
 
 
 def send_digest(user_id: int) -> int:
@@ -219,7 +324,7 @@ def send_digest(user_id: int) -> int:
         {
             "label": DIGEST_LABELS.get(row.kind, row.kind),
             "game": row.game_id,
-            "link": game_link(row.game_id) if row.game_id else "",
+            "link": _digest_link(row),
             "when": row.created_at,
         }
         for row in rows

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -18,6 +19,18 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+#: The notes that tie a description to the rules reference and its sources: a
+#: variant's id (``V14: ``) and a source in brackets (``(seed 000, variations)``).
+_SOURCE_NOTES = re.compile(r"^V\d+: |\s*\([^()]*\bseeds? \d{3}\b[^()]*\)")
+
+
+def in_plain_words(description: str) -> str:
+    """A description as players read it on the pages: the source notes left out (the
+    API keeps them, for the programs and the rules reference)."""
+    plain = _SOURCE_NOTES.sub("", description)
+    return plain[:1].upper() + plain[1:]
+
+
 @dataclass(frozen=True)
 class Option:
     name: str
@@ -28,6 +41,15 @@ class Option:
     @property
     def is_switch(self) -> bool:
         return self.values == (False, True)
+
+    @property
+    def label(self) -> str:
+        """A short name for a form: ``Own waste available``."""
+        return self.name.replace("_", " ").capitalize()
+
+    @property
+    def help(self) -> str:
+        return in_plain_words(self.description)
 
 
 def options() -> list[Option]:
@@ -41,6 +63,14 @@ def options() -> list[Option]:
             _CHOICES.get(name, (False, True) if isinstance(standard[name], bool) else ()),
         )
         for name, description in OPTION_DESCRIPTIONS.items()
+    ]
+
+
+def presets_in_plain_words() -> list[dict[str, str]]:
+    """Every preset's name and description as the pages show them (``in_plain_words``)."""
+    return [
+        {"name": preset["name"], "description": in_plain_words(preset["description"])}
+        for preset in presets()
     ]
 
 

@@ -34,14 +34,12 @@ def send_digest(user_id: int) -> int:
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
 def send_digests() -> int:
-    """Once a day (beat): one digest e-mail per player with digest notifications waiting."""
+    """Once a day (beat): one digest e-mail per player with digest notifications waiting;
+    returns how many were queued."""
     users = (
         Notification.objects.filter(status=Notification.Status.DIGEST, user__isnull=False)
         .values_list("user_id", flat=True)
         .distinct()
     )
-    count = 0
-    for user_id in users:
-        send_digest.delay(user_id)
-        count += 1
-    return count
+    # What cannot be queued keeps waiting, in status digest, for tomorrow's run.
+    return sum(notifications.dispatch(send_digest, user_id) for user_id in users)

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts import invitations
 from games.engine import from_document, seed_commitment, view
 from rbank_site.errors import ServiceError
 
@@ -26,6 +27,7 @@ from . import challenges, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
+from .results import result_line
 
 
 def _user(request: HttpRequest) -> User:
@@ -65,9 +67,10 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
     context = {
         "my_turn": [(g, s) for g, s in rows if g.to_move == g.letters[s or 0]],
         "waiting": [(g, s) for g, s in rows if g.to_move != g.letters[s or 0]],
-        "finished": list(
-            selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
-        ),
+        "finished": [
+            (game, result_line(game, game.seat_of(user.pk)))
+            for game in selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
+        ],
         "received": [
             c
             for c in pending
@@ -109,8 +112,10 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             clock=form.time_control(),
         )
     except ServiceError as exc:
-        form.add_error(None if exc.status != 404 else "opponent", exc.message)
-        return _lobby(request, form, status=exc.status)
+        # A refusal is the form again, beside the field it is about; never the refusal's
+        # own status (a 404 for an unknown player would read as "no such page").
+        form.add_error(_refused_field(exc, data, _user(request).get_username()), exc.message)
+        return _lobby(request, form, status=400)
     if challenge.email:
         messages.success(request, f"Invitation sent to {challenge.email}.")
     elif challenge.is_open:
@@ -119,6 +124,19 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
         to = f"{opponent} and {second_opponent}" if second_opponent else opponent
         messages.success(request, f"Challenge sent to {to}.")
     return redirect("lobby")
+
+
+def _refused_field(error: ServiceError, data: dict[str, Any], me: str) -> str | None:
+    """The opponent field a refused challenge is about: the one the refusal quotes (an
+    unknown player, a malformed address), or the one naming oneself; else None, the form."""
+    for field in ("second_opponent", "opponent"):
+        value = str(data.get(field) or "")
+        if value and (
+            repr(value) in error.message
+            or (error.code == "SAME_PLAYER" and value.lower() == me.lower())
+        ):
+            return field
+    return None
 
 
 @login_required
@@ -157,7 +175,9 @@ def _last_turn_start(game: Game) -> int:
     return game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
 
 
-def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str, Any]:
+def _game_context(
+    game: Game, seat: int, refusal: str | None = None, typed: str = ""
+) -> dict[str, Any]:
     position = from_document(game.position)
     state = selectors.game_state(game, seat, position)
     names = state["players"]
@@ -184,6 +204,7 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
             name for letter, name in names.items() if letter != game.letters[seat]
         ),
         "refusal": refusal,
+        "typed": typed,  # a refused line, back in the box to be corrected
         "finished": finished,
         "last_turn": last.get("moves", []),
         "last_mover": names.get(last.get("seat", ""), ""),
@@ -211,18 +232,9 @@ def _game_context(game: Game, seat: int, refusal: str | None = None) -> dict[str
             if len(game.stalemate_offer) == 1
             else " and ".join(names[letter] for letter in game.stalemate_offer) + " agree"
         ),
-        "score": state["position"]["score"],
-        "score_line": _score_line(names, state["position"]["score"]),
+        "result": result_line(game, seat),
         "to_move_name": names[game.to_move],
-        "winner": names.get(state["position"]["winner"] or "", None),
     }
-
-
-def _score_line(names: dict[str, str], score: dict[str, int] | None) -> str:
-    """``alice 42, bob 0`` (every seat, in seat order), or "" before the end."""
-    if not score:
-        return ""
-    return ", ".join(f"{name} {score[letter]}" for letter, name in names.items())
 
 
 @login_required
@@ -243,17 +255,23 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _after_action(
-    request: HttpRequest, game_id: int, error: ServiceError | None, done: str = ""
+    request: HttpRequest,
+    game_id: int,
+    error: ServiceError | None,
+    done: str = "",
+    typed: str = "",
 ) -> HttpResponse:
     """The table again: in place for the page's script, else a redirect (or the page
-    with the refusal, which loses nothing: the game was not changed)."""
+    with the refusal, which loses nothing: the game was not changed, and ``typed``, the
+    refused line, is back in the box)."""
     game, seat = _player_game(request, game_id)
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
+    context = _game_context(game, seat, refusal, typed if error is not None else "")
     if _wants_fragment(request):
         # The script asked for the table, and gets it: a refusal is part of the table
         # (its message, in words), so the answer is 200 with the code in a header.
-        response = render(request, "games/_game.html", _game_context(game, seat, refusal))
+        response = render(request, "games/_game.html", context)
         if error is not None:
             response["X-Refused"] = error.code
         return response
@@ -261,7 +279,7 @@ def _after_action(
         if done:
             messages.success(request, done)
         return redirect("game", game_id=game.pk)
-    return render(request, "games/game.html", _game_context(game, seat, refusal), status=status)
+    return render(request, "games/game.html", context, status=status)
 
 
 def _refusal_text(error: ServiceError) -> str:
@@ -289,7 +307,8 @@ def _version(request: HttpRequest) -> int | None:
 @require_POST
 def play(request: HttpRequest, game_id: int) -> HttpResponse:
     """Play one move or several (written in the notation, separated by spaces)."""
-    moves = request.POST.get("moves", "").replace(",", " ").split()
+    line = request.POST.get("moves", "")
+    moves = line.replace(",", " ").split()
     error = None
     try:
         services.play_moves(
@@ -300,7 +319,7 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except ServiceError as exc:
         error = exc
-    return _after_action(request, game_id, error)
+    return _after_action(request, game_id, error, typed=line.strip()[:200])
 
 
 @login_required
@@ -322,7 +341,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
-    action = request.POST.get("action")
+    action = request.POST.get("stalemate")
     user = _user(request)
     error = None
     done = {
@@ -389,7 +408,6 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     seen = revealed_view(position) if finished else view(position, seat)
     names = game.names()
     previous = log[step - 1] if step > 0 else None
-    final = from_document(game.position).score if finished else None
     board = build_board(
         seen,
         names=names,
@@ -408,10 +426,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "names": names,
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
         "starter": None if game.starter is None else game.letters[game.starter],
-        "score": seen["score"] if finished else None,
-        "score_line": _score_line(
-            names, dict(zip(game.letters, final, strict=True)) if final else None
-        ),
+        "result": result_line(game, seat),
     }
     return render(request, "games/replay.html", context)
 
@@ -429,7 +444,10 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    context = {"presets": rules_catalog.presets(), "options": rules_catalog.options()}
+    context = {
+        "presets": rules_catalog.presets_in_plain_words(),
+        "options": rules_catalog.options(),
+    }
     return render(request, "pages/rules.html", context)
 
 
@@ -440,6 +458,8 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as exc:
         return render(request, "games/invitation.html", {"error": exc.message}, status=exc.status)
     if not request.user.is_authenticated:
+        # Sign up (or log in) first; the sign-up page then knows the invitation.
+        invitations.remember(request, token)
         query = urlencode({"next": request.get_full_path()})
         return redirect(f"{reverse('account_signup')}?{query}")
     user = _user(request)
@@ -449,10 +469,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         try:
             if answer == "accept":
                 challenge = challenges.accept_challenge(challenge.pk, user, token=token)
+                invitations.forget(request)
                 assert challenge.game_id is not None
                 return redirect("game", game_id=challenge.game_id)
             if answer == "decline":
                 challenge = challenges.decline_challenge(challenge.pk, user, token=token)
+                invitations.forget(request)
         except ServiceError as exc:
             error = exc.message
     return render(request, "games/invitation.html", {"challenge": challenge, "error": error})

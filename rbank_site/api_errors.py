@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -35,10 +37,27 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+class TooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+
+
+def _too_large(exc: Exception) -> TooLarge:
+    """Django's upload limits, met while DRF reads the body: a 413, not a logged 400 page."""
+    if isinstance(exc, TooManyFieldsSent):
+        limit = f"{settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
+    elif isinstance(exc, TooManyFilesSent):
+        limit = f"{settings.DATA_UPLOAD_MAX_NUMBER_FILES:,} files"
+    else:
+        limit = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
+    return TooLarge(f"the request body is too large: at most {limit}")
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, ServiceError):
         body = {"error": exc.code, "message": exc.message, **exc.extra}
         return Response(body, status=exc.status)
+    if isinstance(exc, RequestDataTooBig | TooManyFieldsSent | TooManyFilesSent):
+        exc = _too_large(exc)
     response = exception_handler(exc, context)
     if response is None:
         return None
@@ -61,6 +80,20 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             status=404,
         )
     return defaults.page_not_found(request, exception or Exception())
+
+
+_REFUSED_EARLY = (
+    "the request was refused before it reached the API: a Host header this site does "
+    "not serve, or a malformed request"
+)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """What Django refuses before any API view runs (a bad Host header, say): the error
+    shape under /api/, Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"error": "BAD_REQUEST", "message": _REFUSED_EARLY}, status=400)
+    return defaults.bad_request(request, exception or Exception())
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
@@ -20,40 +21,97 @@ class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField(required=False, help_text="Its place in the list sent")
 
 
-_ERRORS: dict[int, tuple[str, str, dict[str, Any]]] = {
+_ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
     400: (
-        "A refused move",
-        "S4",
-        {
-            "message": "the 7♣ cannot go on the 8♠: houses are built down in alternating colours",
-            "move": "H2-H7",
-            "index": 0,
-        },
+        "A refused move, or a body that cannot be read",
+        [
+            (
+                "A refused move",
+                "S4",
+                {
+                    "message": "the 7♣ cannot go on the 8♠: houses are built down in "
+                    "alternating colours",
+                    "move": "H2-H7",
+                    "index": 0,
+                },
+            ),
+            (
+                "An unknown field",
+                "BAD_REQUEST",
+                {
+                    "message": "expected_verison: unknown field (this operation takes: "
+                    "expected_version, moves)"
+                },
+            ),
+            (
+                "Not JSON",
+                "MALFORMED_JSON",
+                {"message": "JSON parse error - Expecting value: line 1 column 1 (char 0)"},
+            ),
+        ],
     ),
-    401: ("Not signed in", "NOT_AUTHENTICATED", {"message": "invalid or revoked token"}),
-    404: ("Not yours, or no such thing", "NOT_FOUND", {"message": "no such game"}),
-    409: ("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"}),
+    401: (
+        "Not signed in",
+        [("Not signed in", "NOT_AUTHENTICATED", {"message": "invalid or revoked token"})],
+    ),
+    404: (
+        "Not yours, or no such thing",
+        [("Not yours, or no such thing", "NOT_FOUND", {"message": "no such game"})],
+    ),
+    409: (
+        "Out of turn",
+        [("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"})],
+    ),
     412: (
         "A stale version",
-        "STALE_VERSION",
-        {
-            "message": "the game has changed (version 8, you sent 7): reload it and try again",
-            "version": 8,
-        },
+        [
+            (
+                "A stale version",
+                "STALE_VERSION",
+                {
+                    "message": "the game has changed (version 8, you sent 7): reload it and "
+                    "try again",
+                    "version": 8,
+                },
+            )
+        ],
     ),
-    429: ("Too many requests", "THROTTLED", {"message": "Request was throttled."}),
+    413: (
+        "A body over the size limit",
+        [
+            (
+                "Too large",
+                "TOO_LARGE",
+                {
+                    "message": "the request body is too large: at most "
+                    f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
+                },
+            )
+        ],
+    ),
+    429: (
+        "Too many requests",
+        [("Too many requests", "THROTTLED", {"message": "Request was throttled."})],
+    ),
 }
 
 
 def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Error responses for an operation, each with an example of the one error shape."""
+    """Error responses for an operation, each with examples of the one error shape.
+
+    Write operations name 400 and 413: any body can be unreadable, hold an unknown
+    field, or be too large.
+    """
     out = {}
     for status in (*statuses, 401, 429):
-        name, code, body = _ERRORS[status]
+        description, examples = _ERRORS[status]
         out[status] = OpenApiResponse(
             ErrorSerializer,
-            description=name,
-            examples=[OpenApiExample(name, value={"error": code, **body}, status_codes=[status])],
+            description=description,
+            examples=[
+                OpenApiExample(name, value={"error": code, **body}, status_codes=[status])
+                for name, code, body in examples
+            ],
         )
     return out
 
@@ -103,3 +161,4 @@ MOVES = OpenApiExample(
     request_only=True,
 )
 ONE_MOVE = OpenApiExample("One move", value={"moves": ["T"]}, request_only=True)
+NO_BODY = OpenApiExample("No body needed", value={}, request_only=True)

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db.models import QuerySet
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 
 class Pages(LimitOffsetPagination):
@@ -13,3 +19,34 @@ class Pages(LimitOffsetPagination):
     def get_offset(self, request: Request) -> int:
         # A huge offset overflows the database's integers: clamp it to what can exist.
         return min(super().get_offset(request), 10**9)
+
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        wrapper = super().get_paginated_response_schema(schema)
+        fields = wrapper["properties"]
+        url = "https://rbank.example/api/v1/games/?limit=50&offset={}"
+        for name, example, description in (
+            ("count", 120, "How many items the whole list holds"),
+            ("next", url.format(100), "The next page, or null on the last"),
+            ("previous", url.format(0), "The previous page, or null on the first"),
+        ):
+            fields[name].update(example=example, description=description)
+        return wrapper
+
+
+class ListApi(APIView):
+    """A view whose GET answers a list: one page of it in the one wrapper
+    (``count``, ``next``, ``previous``, ``results``). ``pagination_class`` also tells
+    the OpenAPI schema that the list is paginated and takes ``limit`` and ``offset``."""
+
+    pagination_class = Pages
+
+    def page(
+        self,
+        request: Request,
+        items: QuerySet[Any] | Sequence[Any],
+        render: Callable[[Any], dict[str, Any]],
+    ) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, request, view=self)
+        assert page is not None  # Pages always paginates
+        return paginator.get_paginated_response([render(item) for item in page])

@@ -36,7 +36,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
-SITE_NAME = os.environ.get("SITE_NAME", "Russian Bank by mail")
+#: The site's name in every e-mail, ours and django-allauth's (accounts/adapter.py).
+SITE_NAME = os.environ.get("SITE_NAME", "Russian Bank")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "allauth.account",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "accounts",
     "games",
 ]
@@ -113,7 +115,10 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Russian Bank] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+# The site's name in allauth's e-mails; a followed e-mail invitation as proof of the
+# invited address (accounts/adapter.py).
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "/"
@@ -182,10 +187,17 @@ def _next_redis_db(url: str) -> str:
 
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+#: Seconds to wait for Redis to accept a connection: when it is down, a request gives
+#: up soon (its e-mail waits in the outbox, throttling lets it through) instead of hanging.
+REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", "2"))
 CACHE_URL = os.environ.get("CACHE_URL") or (_next_redis_db(REDIS_URL) if REDIS_URL else "")
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -195,7 +207,10 @@ CACHES = {
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "visibility_timeout": 3600,
+        "socket_connect_timeout": REDIS_TIMEOUT,
+    }
 else:
     CELERY_BROKER_URL = "filesystem://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -205,6 +220,18 @@ else:
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
     }
+    # Every process that queues or takes a task needs these, however it was started
+    # (make run, gunicorn, a worker, manage.py): the settings make them.
+    for _folder in ("queue", "processed", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+# Queueing happens after the action committed; what fails to queue stays pending in
+# the outbox for the minute sweep, so a request tries the broker briefly, not at length.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 NOTIFICATION_LEASE_SECONDS = int(os.environ.get("NOTIFICATION_LEASE_SECONDS", "300"))
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -228,9 +255,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rbank_site.api_errors.api_exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "rbank_site.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "rbank_site.throttles.AnonRateThrottle",
+        "rbank_site.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON_RATE", "60/min"),
@@ -245,6 +277,12 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Play Russian Bank by correspondence. Moves use the public notation.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from the site's own static files (drf-spectacular-sidecar), not a CDN,
+    # and no call to the public validator.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
 LOGGING = {

@@ -3,16 +3,20 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
+from accounts import views as account_views
 from games import api
 
 from . import views
 
+handler400 = "rbank_site.api_errors.bad_request"
 handler404 = "rbank_site.api_errors.not_found"
 handler500 = "rbank_site.api_errors.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon),
+    # Sign-up before allauth's own: it tells an invitee who invites them (accounts/views.py).
+    path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("accounts.urls")),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,8 @@ from games.services import start_game
 # tests make between browser steps are still synchronous and safe.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = Path("/usr/bin/chromium")
+#: Debian's Chromium: `make test` installs it first when it can (scripts/system-deps.sh).
+CHROMIUM = Path(shutil.which("chromium") or "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 # As root, on a machine with no network: no sandbox, no calls home.
 CHROMIUM_ARGS = [
@@ -52,7 +54,7 @@ PLAYABLE_TURN: dict[str, Any] = {
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.fail("the browser tests need Debian's chromium: apt-get install chromium")
+        pytest.fail("no chromium on the PATH: `make test` installs it, or says what to run")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
@@ -107,12 +109,15 @@ def console() -> Console:
 
 @pytest.fixture
 def new_page(browser: Browser, live_server: Any, console: Console) -> Iterator[Any]:
-    """Pages in fresh browser contexts (one per player), at a given width."""
+    """Pages in fresh browser contexts (one per player), at a given width, with the
+    browser's clock in a given time zone."""
     contexts = []
 
-    def make(width: int = 1280, height: int = 900) -> Page:
+    def make(width: int = 1280, height: int = 900, timezone_id: str = "UTC") -> Page:
         context = browser.new_context(
-            base_url=live_server.url, viewport={"width": width, "height": height}
+            base_url=live_server.url,
+            viewport={"width": width, "height": height},
+            timezone_id=timezone_id,
         )
         context.set_default_timeout(15_000)
         contexts.append(context)

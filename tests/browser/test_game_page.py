@@ -88,6 +88,27 @@ def test_keyboard_and_drag_and_drop(playable_game: Game, new_page: Any, console:
     page.fill("#moves-input", "H3-H2 T")
     page.press("#moves-input", "Enter")
     card_on(page, "CA", "QD")
+    expect(page.locator("#moves-input")).to_have_value("")  # played: the box is cleared
+    assert console.errors == []
+
+
+def test_it_keeps_a_refused_typed_line_in_the_box(
+    playable_game: Game, new_page: Any, console: Console
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    page.fill("#moves-input", "H1-F1 H3-H4")
+    page.press("#moves-input", "Enter")
+    expect(page.locator("#refusal")).to_contain_text("H3-H4")
+    expect(page.locator("#moves-input")).to_have_value("H1-F1 H3-H4")
+    # A refused click leaves what was being typed alone, and puts nothing in the box.
+    page.fill("#moves-input", "H1-F")
+    click_move(page, "H2", "H4")
+    expect(page.locator("#refusal")).to_contain_text("cannot go on the K♥")
+    expect(page.locator("#moves-input")).to_have_value("H1-F")
+    playable_game.refresh_from_db()
+    assert playable_game.ply == 0
     assert console.errors == []
 
 
@@ -173,4 +194,25 @@ def test_long_houses_still_fit_a_phone(
     box = page.locator(".table-wrap").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
     screenshot(page, "long-houses-360")
+    assert console.errors == []
+
+
+def test_it_shows_my_own_seat_without_scrolling_on_a_1280_by_800_screen(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """The seat a player plays from must be in sight when the page opens, on their turn
+    and on the opponent's, on a common laptop screen."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    for name in ("alice", "bob"):
+        page = new_page(1280, 800)
+        sign_in(page, name)
+        page.goto(f"/games/{game.pk}/")
+        mine = page.locator(".seat.mine")
+        expect(mine).to_contain_text(f"{name} (")
+        box = mine.bounding_box()
+        assert box is not None and box["y"] >= 0
+        assert box["y"] + box["height"] <= 800, f"{name}'s seat ends at {box['y'] + box['height']}"
+        assert page.evaluate("window.scrollY") == 0
+        screenshot(page, f"board-1280x800-{name}")
     assert console.errors == []

@@ -110,7 +110,7 @@ def test_bad_profile_input_is_refused_and_changes_nothing(
 
 def test_a_token_made_on_the_page_is_shown_once_and_works(alice: User) -> None:
     session = browser(alice)
-    response = session.post(reverse("tokens"), {"name": "my bot"})
+    response = session.post(reverse("tokens"), {"token_name": "my bot"})
     assert response.status_code == 201
     assert response["Cache-Control"] == "no-store"
     key = response.context["key"]
@@ -139,11 +139,11 @@ def test_a_token_is_revoked_from_the_page(alice: User, bob: User) -> None:
 
 def test_a_token_needs_a_name_and_the_number_of_tokens_is_capped(alice: User) -> None:
     session = browser(alice)
-    assert session.post(reverse("tokens"), {"name": "  "}).status_code == 400
+    assert session.post(reverse("tokens"), {"token_name": "  "}).status_code == 400
     for n in range(MAX_TOKENS):
         ApiToken.issue(alice, f"t{n}")
-    response = session.post(reverse("tokens"), {"name": "one more"})
-    assert response.status_code == 409
+    response = session.post(reverse("tokens"), {"token_name": "one more"})
+    assert response.status_code == 400  # the form again with the refusal
     assert f"at most {MAX_TOKENS} tokens" in response.content.decode()
     assert alice.api_tokens.count() == MAX_TOKENS
 
@@ -163,7 +163,8 @@ def test_vacation_from_the_page_stops_the_clock_of_a_game_waiting_for_me(
     game.refresh_from_db()
     assert game.deadline == deadline + timedelta(days=5)
     # A second vacation while on one is refused, and nothing more is spent.
-    assert session.post(reverse("vacation"), {"days": "2"}).status_code == 409
+    again = session.post(reverse("vacation"), {"days": "2"})
+    assert again.status_code == 400 and "you are already on vacation" in again.content.decode()
     assert profile_of(mine).vacation_days_used == 5
 
 

@@ -63,7 +63,7 @@ def test_a_named_token_authenticates_and_is_shown_once(alice: User) -> None:
     key = body["key"]
     assert key.startswith("rb_") and body["hint"] == key[:10]
     assert ApiToken.objects.get().key_hash != key  # only a hash is stored
-    listed = client_for(alice).get("/api/v1/me/tokens/").json()
+    listed = client_for(alice).get("/api/v1/me/tokens/").json()["results"]
     assert listed == [{k: v for k, v in body.items() if k != "key"}]
     me = token_client(key).get("/api/v1/me/")
     assert me.status_code == 200 and me.json()["username"] == "alice"

@@ -72,6 +72,13 @@ def test_an_unknown_api_url_answers_in_the_error_shape(alice: User) -> None:
     assert response.json()["error"] == "NOT_FOUND"
 
 
+def test_a_request_refused_before_any_api_view_answers_in_the_error_shape() -> None:
+    response = Client().get("/api/v1/rules/", HTTP_HOST="evil.example")
+    assert response.status_code == 400
+    assert response.json()["error"] == "BAD_REQUEST" and "Host" in response.json()["message"]
+    assert Client().get("/rules/", HTTP_HOST="evil.example")["Content-Type"].startswith("text/html")
+
+
 def test_nul_bytes_in_urls_and_queries_are_harmless(alice: User) -> None:
     assert Client().get("/invitations/%00/").status_code == 404
     assert client_for(alice).get("/api/v1/players/?search=%00").status_code == 200

@@ -49,7 +49,7 @@ def test_it_lists_my_games_with_filters(game: Game, alice: User, bob: User, char
 
 def test_it_gives_the_move_log_and_the_last_turn(game: Game, alice: User, bob: User) -> None:
     play_one_turn(game, alice, bob)
-    log = api(alice, "get", f"games/{game.pk}/log/").json()
+    log = api(alice, "get", f"games/{game.pk}/log/").json()["results"]
     assert log and log[-1]["move"] in ("C-W", "E") and {e["turn"] for e in log} == {0}
     state = api(alice, "get", f"games/{game.pk}/").json()
     assert state["last_turn"]["moves"] == [e["move"] for e in log]

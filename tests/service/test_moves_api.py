@@ -105,6 +105,25 @@ def test_it_refuses_a_stale_version(game: Game, alice: User, bob: User) -> None:
     assert game.version == 1
 
 
+def test_it_refuses_a_misspelt_version_instead_of_playing_unchecked(
+    game: Game, alice: User, bob: User
+) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    response = client_for(mover).post(
+        url(game, "moves/"),
+        {"moves": [a_legal_move(game)], "expected_verison": 7},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "BAD_REQUEST",
+        "message": "expected_verison: unknown field (this operation takes: expected_version, "
+        "moves)",
+    }
+    game.refresh_from_db()
+    assert game.ply == 0 and game.version == 1
+
+
 def test_a_retried_post_with_the_same_idempotency_key_applies_once(
     game: Game, alice: User, bob: User
 ) -> None:
@@ -130,6 +149,9 @@ def test_a_retried_post_with_the_same_idempotency_key_applies_once(
         json.dumps([1, 2, 3]),
         json.dumps({"moves": ["ZZ-ZZ"]}),
         json.dumps({"moves": ["T"], "expected_version": "one"}),
+        json.dumps({"moves": ["T"], "version": 1}),
+        '{"moves": ' + "[" * 5000 + "]" * 5000 + "}",
+        json.dumps({"moves": ["x" * 3_000_000]}),
     ],
 )
 def test_bad_input_is_a_clear_4xx_and_changes_nothing(

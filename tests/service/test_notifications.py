@@ -10,9 +10,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.services import update_profile
-from games.engine import from_document
+from games.board_text import board_text
+from games.deadlines import remind
+from games.engine import from_document, view
 from games.models import Game, Notification
-from games.services import offer_stalemate, resign
+from games.services import offer_stalemate, rebuild_position, resign
 from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
 
@@ -160,3 +162,62 @@ def test_the_daily_digest_gathers_what_waited_in_one_email(
     Client().post("/unsubscribe/" + link.split("/unsubscribe/")[1])
     alice.profile.refresh_from_db()
     assert alice.profile.notifications["your_turn"] == "never"
+
+
+def test_it_draws_each_queued_email_at_its_event_and_drops_turns_already_over(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    # No worker runs while four turns and a stalemate offer are played; then it starts.
+    with django_capture_on_commit_callbacks(execute=False):
+        play_turn(game, alice, bob)
+        play_turn(game, alice, bob)
+        offerer, offered = mover_and_other(game, alice, bob)
+        offer_stalemate(game_id=game.pk, user=offerer)
+        play_turn(game, alice, bob)
+        play_turn(game, alice, bob)
+    rows = list(Notification.objects.order_by("pk"))
+    assert [row.kind for row in rows].count("your_turn") == 4
+    for row in rows:
+        send_notification(row.pk)
+    turns = [row for row in Notification.objects.order_by("pk") if row.kind == "your_turn"]
+    # Only the turn still under way is announced, to the player whose turn it is.
+    assert [row.status for row in turns] == ["outdated", "outdated", "outdated", "sent"]
+    to_move = game.letters.index(game.to_move)
+    (turn_email,) = smtp_inbox.to(game.user_at(to_move).email)
+    final = from_document(game.position)
+    assert board_text(view(final, to_move)) in text_of(turn_email).replace("\r\n", "\n")
+    # The stalemate offer shows the table as it was when the offer was made.
+    offer = Notification.objects.get(kind="stalemate_offer")
+    assert offer.status == "sent" and offer.ply is not None and offer.ply < game.ply
+    then = rebuild_position(game, upto=offer.ply)
+    seat = game.seat_of(offered.pk)
+    (offer_email,) = smtp_inbox.to(offered.email)
+    body = text_of(offer_email).replace("\r\n", "\n")
+    assert board_text(view(then, seat)) in body
+    assert board_text(view(final, seat)) not in body
+    assert_hides([w.strip(",") for w in body.split()], then)
+
+
+def test_it_sends_no_reminder_for_a_turn_played_before_it_went_out(
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    mover, _ = mover_and_other(game, alice, bob)
+    with django_capture_on_commit_callbacks(execute=False):
+        assert game.reminder_at is not None
+        assert remind(game.pk, now=game.reminder_at)
+        play_turn(game, alice, bob)
+    row = Notification.objects.get(kind="reminder")
+    assert row.user == mover
+    assert send_notification(row.pk) is False
+    row.refresh_from_db()
+    assert row.status == "outdated"
+    assert not smtp_inbox.to(mover.email)
+    assert send_notification(row.pk) is False  # a second delivery sends nothing either

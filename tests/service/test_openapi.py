@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
-from .conftest import client_for
+from accounts.services import create_token
+from games.challenges import create_challenge
+from games.models import Game
+
+from .api_operations import Operation, api_operations, write_operations
+from .conftest import client_for, play_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -67,8 +73,94 @@ def test_every_operation_has_a_summary_schemas_and_examples(schema: dict[str, An
 
 def test_errors_have_the_one_shape_with_examples(schema: dict[str, Any]) -> None:
     op = schema["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
-    for status in ("400", "404", "409", "412"):
+    for status in ("400", "404", "409", "412", "413"):
         content = op["responses"][status]["content"]["application/json"]
         assert content["schema"]["$ref"].endswith("/Error")
-        (example,) = content["examples"].values()
-        assert set(example["value"]) >= {"error", "message"}
+        assert content["examples"], status
+        for example in content["examples"].values():
+            assert set(example["value"]) >= {"error", "message"}
+
+
+def test_it_documents_the_body_errors_of_every_write(schema: dict[str, Any]) -> None:
+    documented = {Operation(method, path) for path, method, _ in operations(schema)}
+    assert documented == api_operations(), "the schema and the URL conf disagree"
+    for op in write_operations():
+        responses = schema["paths"][op.route][op.method]["responses"]
+        assert {"400", "413"} <= set(responses), f"{op}: 400 and 413 undocumented"
+        codes = {
+            e["value"]["error"]
+            for e in responses["400"]["content"]["application/json"]["examples"].values()
+        }
+        assert {"BAD_REQUEST", "MALFORMED_JSON"} <= codes, op
+
+
+PAGE = {"count", "next", "previous", "results"}
+
+
+def paginated(schema: dict[str, Any], op: Operation) -> bool:
+    """Whether the schema says the operation answers a page of a list."""
+    ok = schema["paths"][op.route][op.method]["responses"]["200"]["content"]
+    ref = ok.get("application/json", {}).get("schema", {}).get("$ref", "")
+    component = schema["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+    return set(component.get("properties", {})) == PAGE
+
+
+def test_every_list_is_paginated_and_the_schema_says_so(
+    schema: dict[str, Any], game: Game, alice: User, bob: User
+) -> None:
+    play_turn(game, alice, bob)
+    create_challenge(bob, opponent="alice")
+    create_token(alice, "my bot")
+    create_token(alice, "my other bot")
+    client = client_for(alice)
+    lists = []
+    for op in sorted(api_operations(("get",)), key=str):
+        url = op.url(game_id=game.pk)
+        response = client.get(url)
+        if response.status_code != 200 or response["Content-Type"] != "application/json":
+            continue
+        body = response.json()
+        assert not isinstance(body, list), f"{op} answers a bare list"
+        if not paginated(schema, op):
+            assert set(body) != PAGE, f"{op} is paginated but the schema does not say so"
+            continue
+        lists.append(op.route)
+        assert set(body) == PAGE and body["count"] >= 1, op
+        params = {p["name"] for p in schema["paths"][op.route]["get"].get("parameters", [])}
+        assert {"limit", "offset"} <= params, op
+        first = client.get(url, {"limit": 1}).json()
+        assert len(first["results"]) == 1 and first["count"] == body["count"], op
+        assert first["results"][0] == body["results"][0], op
+        if body["count"] > 1:
+            second = client.get(url, {"limit": 1, "offset": 1}).json()
+            assert second["results"][0] == body["results"][1], op
+    assert sorted(lists) == [
+        "/api/v1/challenges/",
+        "/api/v1/games/",
+        "/api/v1/games/{game_id}/log/",
+        "/api/v1/me/tokens/",
+        "/api/v1/players/",
+    ]
+
+
+def test_it_serves_the_docs_page_and_all_its_assets_from_the_site(alice: User) -> None:
+    client = client_for(alice)
+    page = client.get("/api/v1/docs/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    # Nothing names another host: no CDN, no public validator.
+    assert not re.findall(r"(?:https?:)?//[\w.-]+\.\w+", html), "the page names another host"
+    assert '"validatorUrl": null' in html
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert {a.rsplit("/", 1)[-1] for a in assets} >= {
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-ui-standalone-preset.js",
+        "favicon-32x32.png",
+    }
+    (schema_url,) = re.findall(r'url: "([^"]+)"', html)
+    for url in [*assets, schema_url.encode().decode("unicode_escape")]:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        if url.endswith(".js"):
+            assert b"".join(response).strip(), url

@@ -5,16 +5,22 @@ URL is a 404 and nothing changes)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
 from django.utils import timezone
 from django.utils.html import escape
 
-from games.challenges import create_challenge
+from accounts.models import Profile
+from accounts.services import update_profile
+from games import rules_catalog
+from games.challenges import MAX_PENDING, create_challenge
 from games.engine import IllegalMove, from_document
 from games.models import Challenge, Game
 from games.services import play_moves, resign, start_game
@@ -87,9 +93,9 @@ def game_posts(game: Game) -> list[tuple[str, dict[str, str]]]:
     return [
         (base + "play/", {"moves": LEGAL, "version": version}),
         (base + "resign/", {"confirm": "yes", "version": version}),
-        (base + "stalemate/", {"action": "offer"}),
-        (base + "stalemate/", {"action": "accept"}),
-        (base + "stalemate/", {"action": "decline"}),
+        (base + "stalemate/", {"stalemate": "offer"}),
+        (base + "stalemate/", {"stalemate": "accept"}),
+        (base + "stalemate/", {"stalemate": "decline"}),
     ]
 
 
@@ -211,6 +217,10 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert linked_games(turn) == [mine[1].pk, mine[2].pk, mine[0].pk]  # soonest deadline first
     assert linked_games(waiting) == [theirs.pk]
     assert linked_games(section(html, "finished-h")) == [done.pk]
+    won = done.position["score"]["A"]
+    assert f"You won: dave resigned · {won}-0" in section(html, "finished-h")
+    lost = browser(dave).get("/").text
+    assert f"You lost: you resigned · 0-{won}" in section(lost, "finished-h")
     assert f'href="/games/{done.pk}/replay/"' in html
 
     for_me = section(html, "received-h")
@@ -228,6 +238,28 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert f"/challenges/{my_open.pk}/accept/" not in html  # one's own open challenge
     assert f'action="/challenges/{open_.pk}/cancel/"' not in html
     assert len(re.findall(r'action="/challenges/\d+/', html)) == 6  # bob's to dave: not here
+
+
+@pytest.mark.parametrize(
+    ("zone", "written"),
+    [
+        ("Europe/Paris", "Thu 27 Nov, 20:11 CET"),
+        ("UTC", "Thu 27 Nov, 19:11 UTC"),
+        # A zone abbreviated only as an offset ("-03") is named by its key.
+        ("America/Sao_Paulo", "Thu 27 Nov, 16:11 (America/Sao_Paulo)"),
+    ],
+)
+def test_it_writes_times_in_the_profiles_zone_and_names_it(
+    game: Game, alice: User, zone: str, written: str
+) -> None:
+    update_profile(alice, {"time_zone": zone})
+    when = datetime(2036, 11, 27, 19, 11, tzinfo=UTC)
+    Game.objects.filter(pk=game.pk).update(deadline=when)
+    Profile.objects.filter(user=alice).update(vacation_until=when)
+    for path in ("/", f"/games/{game.pk}/", f"/games/{game.pk}/table/", "/account/vacation/"):
+        html = browser(alice).get(path).text
+        assert f'datetime="{when.isoformat()}">' in html, path
+        assert (written if path != "/account/vacation/" else written.split(", ")[1]) in html, path
 
 
 def test_an_empty_lobby_says_so(alice: User) -> None:
@@ -258,6 +290,31 @@ def test_the_new_game_form_creates_a_challenge(
     assert challenge.email == ("dora@example.com" if "@" in opponent else "")
     assert challenge.is_open == (not opponent)
     assert f'action="/challenges/{challenge.pk}/cancel/"' in response.text
+
+
+#: Notes for the rules reference that players must not read on a page: a variant's id,
+#: a source text's number, the reference's file and sections, a source's page.
+SOURCE_NOTES = re.compile(r"\bV\d+\b|\bseeds? \d{3}|RULES\.md|§|\bp\.\s?\d")
+
+
+def test_it_words_the_rule_options_for_players(alice: User) -> None:
+    html = browser(alice).get("/").text
+    form = html[html.index('<form method="post" action="/challenges/new/"') :]
+    form = form[: form.index("</form>")]
+    assert SOURCE_NOTES.findall(form) == []
+    for option in rules_catalog.options():
+        field = form[form.index(f'data-field="opt_{option.name}"') :]
+        field = field.split('<div class="field"')[0]
+        assert f">{option.label}</label>" in field
+        helptext = f'<p class="help" id="id_opt_{option.name}_helptext">'
+        assert helptext + escape(option.help) + "</p>" in field
+        assert f'aria-describedby="id_opt_{option.name}_helptext"' in field
+    for preset in rules_catalog.presets_in_plain_words():
+        assert f'<option value="{preset["name"]}"' in form
+        assert f"<dd>{escape(preset['description'])}</dd>" in form
+    rules_page = browser(None).get("/rules/").text
+    presets = rules_page[rules_page.index('<section id="presets"') :]
+    assert SOURCE_NOTES.findall(presets) == []
 
 
 def test_the_new_game_form_keeps_the_time_control_and_match(alice: User, bob: User) -> None:
@@ -294,20 +351,55 @@ def test_the_new_game_form_keeps_the_time_control_and_match(alice: User, bob: Us
         ({"match_target": "1.5"}, 400, "Enter a whole number."),
         ({"rules": "poker"}, 400, "Select a valid choice."),
         ({"control": "hourglass"}, 400, "Select a valid choice."),
-        ({"opponent": "nobody"}, 404, "there is no player called 'nobody'"),
+        ({"opponent": "nobody"}, 400, "there is no player called 'nobody'"),
         ({"opponent": "alice"}, 400, "you cannot challenge yourself"),
         ({"opponent": "dora@"}, 400, "'dora@' is not an e-mail address"),
         ({"opponent": "x" * 255}, 400, "Ensure this value has at most 254 characters"),
+        ({"opt_reserve_size": "99"}, 400, "Select a valid choice."),
+        ({"second_opponent": "charlie"}, 400, "the pagat rules are for two players"),
+        ({"rules": "three-player"}, 400, "names both opponents"),
+        ({"rules": "three-player", "second_opponent": "nobody"}, 400, "no player called 'nobody'"),
+        ({"rules": "three-player", "second_opponent": "bob"}, 400, "name two different opponents"),
+        ({"rules": "three-player", "second_opponent": "alice"}, 400, "cannot challenge yourself"),
     ],
 )
 def test_bad_new_game_input_is_shown_and_creates_nothing(
     alice: User, bob: User, changes: dict[str, str], status: int, message: str
 ) -> None:
     response = browser(alice).post("/challenges/new/", {**FORM, **changes})
-    assert response.status_code == status
+    assert response.status_code == status  # the form again, never a 404 for the page
     assert escape(message) in response.text
     assert 'role="alert"' in response.text and "My games</h1>" in response.text
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"opponent": "nobody"}, "opponent"),
+        ({"opponent": "dora@"}, "opponent"),
+        ({"opponent": "alice"}, "opponent"),
+        ({"rules": "three-player", "second_opponent": "nobody"}, "second_opponent"),
+        ({"rules": "three-player", "opponent": "nobody", "second_opponent": "bob"}, "opponent"),
+        ({"rules": "three-player", "second_opponent": "ALICE"}, "second_opponent"),
+    ],
+)
+def test_it_shows_a_refused_opponent_beside_its_field(
+    alice: User, bob: User, changes: dict[str, str], field: str
+) -> None:
+    html = browser(alice).post("/challenges/new/", {**FORM, **changes}).text
+    box = html[html.index(f'id="id_{field}"') :]
+    box = box[: box.index('<div class="field"')]
+    assert '<div class="error" role="alert">' in box, field
+
+
+def test_it_keeps_a_refusal_past_the_limit_in_the_form(alice: User, bob: User) -> None:
+    for _ in range(MAX_PENDING):
+        create_challenge(alice, opponent="bob")
+    response = browser(alice).post("/challenges/new/", FORM)
+    assert response.status_code == 400
+    assert f"at most {MAX_PENDING} pending challenges" in response.text
+    assert Challenge.objects.count() == MAX_PENDING
 
 
 # -------------------------------------------------------------- answering challenges
@@ -386,6 +478,17 @@ def test_the_player_to_move_sees_the_table_and_the_buttons(game: Game, alice: Us
     assert f'href="/games/{game.pk}/export.txt"' in html
 
 
+def test_it_shows_the_cards_left_and_names_the_scoring_count(game: Game, alice: User) -> None:
+    """At the deal each seat holds 13 reserve and 35 hand cards: 48 cards, counted 61 for
+    scoring (2 a reserve card). The page once called the 61 "cards to get rid of"."""
+    html = browser(alice).get(f"/games/{game.pk}/").text
+    for name in ("alice", "bob"):
+        who = re.search(rf'<p class="who"><strong>{name}</strong>(.*?)</p>', html)
+        assert who, name
+        assert "48 cards left" in who.group(1) and "scoring count 61" in who.group(1)
+    assert "61 cards" not in html
+
+
 def test_the_waiting_player_sees_the_table_without_moves(game: Game, bob: User) -> None:
     html = browser(bob).get(f"/games/{game.pk}/").text
     assert "you are B" in html and "Waiting for alice" in html
@@ -462,6 +565,9 @@ def test_a_refused_move_is_explained_in_words_and_changes_nothing(
     )
     assert scripted.status_code == 200 and scripted["X-Refused"] == code
     assert refusal(scripted.text) == escape(message)
+    # What was typed stays in the box, to be corrected rather than typed again.
+    for page in (response.text, scripted.text):
+        assert f'id="moves-input" name="moves" value="{escape(moves)}"' in page
     assert snapshot(game) == before
 
 
@@ -554,9 +660,11 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
     game.refresh_from_db()
     assert game.status == "won" and game.ending == "resigned"
     assert list(game.moves.values_list("seat", "text")) == [("B", "resigns")]
-    for user in (alice, bob):
+    won = game.position["score"]["A"]
+    lines = {alice: f"You won: bob resigned · {won}-0", bob: f"You lost: you resigned · 0-{won}"}
+    for user, line in lines.items():
         html = browser(user).get(f"/games/{game.pk}/").text
-        assert "alice won</strong> (resigned)" in html
+        assert f'<p class="result"><strong>{line}</strong>' in html
         assert "Replay the whole game with the deal revealed" in html
         assert 'name="confirm"' not in html and 'id="move-form"' not in html
     again = client.post(f"/games/{game.pk}/resign/", {"confirm": "yes"})
@@ -565,7 +673,7 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
 
 def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: User) -> None:
     url = f"/games/{game.pk}/stalemate/"
-    offered = browser(alice).post(url, {"action": "offer"}, follow=True)
+    offered = browser(alice).post(url, {"stalemate": "offer"}, follow=True)
     assert "Stalemate offered." in offered.text
     assert "You have offered a stalemate; bob has not answered yet." in offered.text
     game.refresh_from_db()
@@ -582,19 +690,20 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
     ]
     before = snapshot(game)
     for user, action, status, message in wrong:
-        response = browser(user).post(url, {"action": action})
+        response = browser(user).post(url, {"stalemate": action})
         assert response.status_code == status and refusal(response.text) == message
     assert snapshot(game) == before
 
-    declined = browser(bob).post(url, {"action": "decline"}, headers=FETCH)
+    declined = browser(bob).post(url, {"stalemate": "decline"}, headers=FETCH)
     assert declined.status_code == 200 and "stalemate-offer" not in declined.text
     game.refresh_from_db()
     assert game.stalemate_offer == "" and game.status == "playing"
     assert "offers to end the game" not in browser(bob).get(f"/games/{game.pk}/").text
 
-    browser(alice).post(url, {"action": "offer"})
-    accepted = browser(bob).post(url, {"action": "accept"}, follow=True)
-    assert "Stalemate agreed." in accepted.text and "<strong>Stalemate</strong>" in accepted.text
+    browser(alice).post(url, {"stalemate": "offer"})
+    accepted = browser(bob).post(url, {"stalemate": "accept"}, follow=True)
+    assert "Stalemate agreed." in accepted.text
+    assert re.search(r"<strong>Stalemate agreed · \d+-\d+</strong>", accepted.text)
     game.refresh_from_db()
     assert game.status == "stalemate" and game.ending == "agreed"
 
@@ -664,7 +773,11 @@ def test_the_replay_of_a_finished_game_starts_at_the_deal_with_the_seed(
         assert deal_page.count("data-card=") == 104 + 2  # reserve tops on the table and listed
         assert f"<dt>Seed</dt><dd><code>{SEED}</code></dd>" in deal_page
         assert "✓ The seed matches the commitment" in deal_page
-        assert f"Score: alice {score[0]}, bob {score[1]}." in deal_page
+        line = {
+            alice: f"You lost: you resigned · 0-{score[1]}",
+            bob: f"You won: alice resigned · {score[1]}-0",
+        }[user]
+        assert line in section(deal_page, "result-h")
         default = client.get(f"/games/{game.pk}/replay/").text
         assert f"Step 0 of {game.ply}: the deal" in default
         end = client.get(f"/games/{game.pk}/replay/", {"step": game.ply}).text
@@ -709,6 +822,69 @@ def test_an_invitation_link_sends_the_logged_out_to_sign_up(alice: User) -> None
     assert challenge.status == "pending"
 
 
+def sign_up(client: Client, email: str, next_path: str) -> Any:
+    return client.post(
+        "/accounts/signup/?" + urlencode({"next": next_path}),
+        {
+            "email": email,
+            "username": "dora",
+            "password1": "a-long-passphrase-42",
+            "password2": "a-long-passphrase-42",
+            "next": next_path,
+        },
+    )
+
+
+def confirmations() -> list[Any]:
+    return [m for m in mail.outbox if "/accounts/confirm-email/" in str(m.body)]
+
+
+@pytest.mark.parametrize("typed", ["dora@example.com", "Dora@Example.COM"])
+def test_it_signs_an_invitee_up_with_the_invited_address_already_verified(
+    alice: User, typed: str
+) -> None:
+    challenge = create_challenge(alice, email="dora@example.com", match_target=50)
+    path = f"/invitations/{challenge.token}/"
+    client = browser(None)
+    signup = client.get(path, follow=True)
+    assert signup.redirect_chain == [("/accounts/signup/?" + urlencode({"next": path}), 302)]
+    assert "alice invites you to a game of Russian Bank" in signup.text
+    assert "A match to 50 points" in signup.text
+    assert re.search(r'<input[^>]*name="email"[^>]*value="dora@example.com"', signup.text)
+
+    response = sign_up(client, typed, path)
+    assert response.status_code == 302 and response["Location"] == path
+    dora = User.objects.get(username="dora")
+    address = EmailAddress.objects.get(user=dora)
+    assert address.verified and address.primary and address.email == "dora@example.com"
+    assert confirmations() == []  # the invitation proved the address: nothing to confirm
+    accept = client.post(path, {"answer": "accept"})
+    game = Game.objects.get()
+    assert accept["Location"] == f"/games/{game.pk}/" and game.player_b == dora
+
+
+def test_it_still_asks_to_verify_an_address_other_than_the_invited_one(alice: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    path = f"/invitations/{challenge.token}/"
+    client = browser(None)
+    client.get(path)
+    response = sign_up(client, "someone-else@example.com", path)
+    assert response.status_code == 302 and response["Location"] != path
+    address = EmailAddress.objects.get(user__username="dora")
+    assert address.email == "someone-else@example.com" and not address.verified
+    assert [m.to for m in confirmations()] == [["someone-else@example.com"]]
+    assert client.get(path).status_code == 302  # not signed in until it is confirmed
+
+
+def test_it_proves_no_address_without_an_invitation_in_the_session(alice: User) -> None:
+    challenge = create_challenge(alice, email="dora@example.com")
+    path = f"/invitations/{challenge.token}/"
+    response = sign_up(browser(None), "dora@example.com", path)  # never opened the link
+    assert response.status_code == 302
+    assert not EmailAddress.objects.get(user__username="dora").verified
+    assert len(confirmations()) == 1
+
+
 @pytest.mark.parametrize("logged_in", [False, True])
 def test_a_bad_invitation_token_is_a_clear_404(alice: User, bob: User, logged_in: bool) -> None:
     open_ = create_challenge(alice, is_open=True)
@@ -727,7 +903,8 @@ def test_an_invitation_is_accepted_once_signed_in(alice: User, bob: User) -> Non
     path = f"/invitations/{challenge.token}/"
     page = browser(bob).get(path)
     assert page.status_code == 200
-    assert "alice invites you to play" in page.text and "match to 50 points" in page.text
+    assert "alice invites you to a game of Russian Bank" in page.text
+    assert "match to 50 points" in page.text
     assert 'value="accept"' in page.text and 'value="decline"' in page.text
     own = browser(alice).post(path, {"answer": "accept"})
     assert own.status_code == 200 and "you cannot answer your own challenge" in own.text

@@ -212,7 +212,7 @@ def test_G3_a_resignation_pays_each_other_player_and_everyone_is_told(
     over = Notification.objects.filter(kind="game_over", game=trio)
     assert sorted(n.user.username for n in over if n.user) == ["alice", "bob", "carol"]
     page = browser(carol).get(reverse("game", args=[trio.pk])).content.decode()
-    assert f"alice {owed}, bob 0, carol {owed}" in page
+    assert f"Game over: bob resigned · you {owed}, alice {owed}, bob 0" in page
     record = client_for(carol).get(f"/api/v1/games/{trio.pk}/record/").json()
     assert record["players"] == {"A": "alice", "B": "bob", "C": "carol"}
     assert (

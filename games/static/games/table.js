@@ -56,9 +56,15 @@
     const data = new FormData(form, submitter);
     if (moves !== undefined) data.set("moves", moves);
     const focused = document.activeElement && document.activeElement.id;
+    // The typed line decides what the box shows next when it is what was posted (the
+    // server sends a refused line back, a played one is gone); any other action (a
+    // click, a button) leaves in the box whatever was being typed.
+    const box = document.getElementById("moves-input");
+    const keep = box && !(form.id === "move-form" && moves === undefined) ? box.value : null;
     let response;
     try {
-      response = await fetch(form.action, {
+      // The attribute, not the property: a control named "action" would hide the property.
+      response = await fetch(form.getAttribute("action"), {
         method: "POST",
         body: data,
         headers: { "X-Requested-With": "fetch" },
@@ -74,6 +80,8 @@
       return;
     }
     swap(await response.text(), focused);
+    const again = document.getElementById("moves-input");
+    if (again && keep !== null) again.value = keep;
   }
 
   function swap(html, focusedId) {
@@ -171,18 +179,17 @@
   }
   window.setTimeout(poll, 20000);
 
+  // Only the time left is counted here: the deadline itself is written by the server in
+  // the player's own time zone (the profile's), which the browser's may not be.
   function countdown() {
-    for (const time of game.querySelectorAll("time[data-deadline]")) {
-      const left = Math.max(0, Date.parse(time.dataset.deadline) - Date.now());
+    for (const span of game.querySelectorAll(".countdown[data-deadline]")) {
+      const left = Math.max(0, Date.parse(span.dataset.deadline) - Date.now());
       const s = Math.floor(left / 1000);
       const d = Math.floor(s / 86400);
       const hms = [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60]
         .map((n) => String(n).padStart(2, "0"))
         .join(":");
-      const when = new Date(time.dataset.deadline).toLocaleString([], {
-        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-      });
-      time.textContent = left ? `${when} (${d ? `${d} d ` : ""}${hms} left)` : `${when} (time is up)`;
+      span.textContent = left ? `${d ? `${d} d ` : ""}${hms} left` : "time is up";
     }
   }
   countdown();

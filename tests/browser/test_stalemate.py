@@ -1,0 +1,57 @@
+"""Answering a stalemate offer in a real browser, with the page's script on: bob
+offers through the service (as the API does), alice answers on the game page."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from games.models import Game
+from games.services import offer_stalemate, start_game
+
+from .conftest import Console, screenshot, sign_in
+
+
+def offered_game(players: tuple[User, User]) -> Game:
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    offer_stalemate(game_id=game.pk, user=bob)
+    return game
+
+
+def test_it_accepts_a_stalemate_offer_in_place(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    game = offered_game(players)
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#stalemate-offer")).to_contain_text("bob offers to end the game")
+    screenshot(page, "stalemate-offer-1280")
+    page.get_by_role("button", name="Accept the stalemate").click()
+    expect(page.locator(".result")).to_contain_text(re.compile(r"Stalemate agreed · \d+-\d+"))
+    expect(page.locator("#stalemate-offer")).to_have_count(0)
+    assert page.url.endswith(f"/games/{game.pk}/")  # swapped in place, no navigation
+    game.refresh_from_db()
+    assert (game.status, game.ending, game.stalemate_offer) == ("stalemate", "agreed", "")
+    assert console.errors == []
+
+
+def test_it_declines_a_stalemate_offer_in_place(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    game = offered_game(players)
+    page = new_page(360, 780)
+    sign_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    screenshot(page, "stalemate-offer-360")
+    page.get_by_role("button", name="Decline").click()
+    expect(page.locator("#stalemate-offer")).to_have_count(0)
+    expect(page.locator(".status")).to_contain_text("Your turn")
+    assert page.url.endswith(f"/games/{game.pk}/")
+    game.refresh_from_db()
+    assert (game.status, game.stalemate_offer) == ("playing", "")
+    assert console.errors == []

@@ -1,0 +1,69 @@
+"""The benches time what they say: real long games with turns that end, and e-mail
+latency from the commit."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from accounts.models import ApiToken
+from bench import api
+from bench.email_latency import CommitClock
+from bench.harness import ends_turn, long_random_game, play_to, random_game
+from games.engine import deal
+from games.models import Game, Notification
+from games.services import start_game
+
+
+def test_it_plays_the_selfplay_policy_to_the_end() -> None:
+    moves = random_game(3)
+    position = deal(3)
+    for move in moves:
+        position.play(move)
+    assert position.is_over
+    assert moves.count("T") > 50 and moves.count("C-W") > 50
+
+
+def test_the_long_game_has_turns_that_end_past_move_2000() -> None:
+    """The old policy never turned, discarded or ended a turn: its "move 2,000" was a
+    6-turn game with a 411-move turn."""
+    seed, moves = long_random_game(2_000 + 220)
+    assert len(moves) > 2_220
+    assert any(ends_turn(move) for move in moves[2_000:2_220])
+    assert random_game(seed) == moves  # the same game every run
+
+
+@pytest.mark.django_db
+def test_the_api_bench_times_moves_that_end_turns(alice: User, bob: User) -> None:
+    seed, moves = long_random_game(300)
+    game = start_game(alice, bob, seed=seed)
+    play_to(game, moves, 10)
+    assert game.ply == 10
+    clients = {}
+    for seat, user in (("A", alice), ("B", bob)):
+        clients[seat] = APIClient()
+        clients[seat].credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user, 'b')[1]}")
+    with override_settings(ROOT_URLCONF="bench.api"):
+        timings = api.time_moves(game, moves, clients, 60)
+    game.refresh_from_db()
+    assert game.ply == 70 and timings.first_ply == 10
+    assert len(timings.moves) == len(timings.floor) == 60
+    assert len(timings.turn_ends) == sum(ends_turn(m) for m in moves[10:70]) > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_email_clock_starts_at_the_commit(alice: User, bob: User) -> None:
+    clock = CommitClock()
+    game: Game = start_game(alice, bob, seed=1)
+    clock.commits.clear()
+    with transaction.atomic():
+        Notification.objects.create(user=alice, email=alice.email, kind="your_turn", game=game)
+        time.sleep(0.05)
+        assert clock.commits == []  # written, not committed
+        before_commit = time.perf_counter()
+    assert len(clock.commits) == 1 and clock.commits[0] >= before_commit
