@@ -92,7 +92,7 @@ def test_it_reads_an_entry_against_the_layout_of_its_rules() -> None:
         "B stop 2",
         "B stop 0 S2 C-F3",
         "B stop two S2 C-F3",
-        "B stop 2 S99 C-F3",
+        "B stop 2 SX C-F3",
         "B stop 2 S2 C-F3 H1-F1",
         "B wrong-stop",
         "B wrong-stop 1 2",
