@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .deal import deal, seed_commitment
-from .document import to_document
+from .document import from_document, to_document
+from .encoder import Encoder, all_moves, exception_entry, move_codes, read
 from .errors import (
     PRIORITY_VIOLATIONS,
     GameError,
@@ -29,7 +30,7 @@ from .errors import (
     RulesError,
     WrongCallError,
 )
-from .moves import Move
+from .moves import Move, parse_move
 from .position import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position
 from .record import (
     CLASSIC,
@@ -82,6 +83,7 @@ class _Saved:
     last: Turn | None
     turn_start: Position | None
     last_start: Position | None
+    encoder: Encoder | None
 
 
 class Game:
@@ -89,6 +91,12 @@ class Game:
     ``starter`` (the seat named to start, or None: the deal chooses, R3) and the record.
 
     The live ``position`` is the game's own: read it, never change it.
+
+    With ``encoding=True`` the game writes its compact encoding as it goes
+    (``encoded()``), and ``snapshot()`` gives what a server stores to go on later
+    without replaying anything (``Game.resume``). A resumed game holds only the turns
+    it needs for play; what reads the whole record (``log``, ``export``...) replays
+    it from the encoding, once.
     """
 
     def __init__(
@@ -98,6 +106,7 @@ class Game:
         *,
         stop_mode: str = REFEREE,
         starter: int | None = None,
+        encoding: bool = False,
     ) -> None:
         if stop_mode not in STOP_MODES:
             raise GameError("BAD_STOP_MODE", mode=stop_mode)
@@ -106,7 +115,8 @@ class Game:
         self.stop_mode = stop_mode
         self.classic = stop_mode == CLASSIC
         self.starter = starter
-        self._start = deal(seed, self.rules, starter=starter)
+        self._start: Position | None = deal(seed, self.rules, starter=starter)
+        self._start_seat = self._start.to_move
         self._position = self._start.copy()
         self._entries: list[Entry] = []
         #: The turn each entry belongs to (the export's turn lines): a move, the turn it
@@ -122,6 +132,10 @@ class Game:
         self._turn_start: Position | None = self._position.copy() if self.classic else None
         self._last_start: Position | None = None
         self._called: set[int] = set()  # record indexes of the moves Stop! was called on
+        #: Entries before ``_entries[0]``: a resumed game starts from a snapshot.
+        self._offset = 0
+        self._encoder = Encoder(seed, self.rules, stop_mode, starter) if encoding else None
+        self._replayed: Game | None = None  # a resumed game's whole record, replayed
 
     # ----------------------------------------------------------------- the record
 
@@ -136,31 +150,172 @@ class Game:
             raise BadRecord(f"the record stops before {missing}, which its last entry brings")
         return game
 
+    @classmethod
+    def from_encoded(cls, data: bytes, *, encoding: bool = False) -> Game:
+        """Replay an encoded record (``encoded()``, ``encoding.encode``). Raises
+        ``BadRecord`` for bytes that are not one, or decode to another game."""
+        parts = read(data)
+        number = parts.number
+        game = cls(
+            parts.seed,
+            parts.rules,
+            stop_mode=parts.stop_mode,
+            starter=parts.starter,
+            encoding=encoding,
+        )
+        moves = all_moves(parts.rules)
+        codes = move_codes(parts.rules)
+        try:
+            for action in range(parts.actions):
+                if action in parts.exceptions:
+                    game.act(exception_entry(*parts.exceptions[action], moves))
+                    continue
+                legal = sorted(game.position.legal_moves(), key=codes.__getitem__)
+                if not legal:
+                    raise BadRecord(f"action {action + 1} is a move, but none is legal there")
+                number, digit = divmod(number, len(legal))
+                game.act(MoveEntry(game.to_move, legal[digit]))
+        except BadRecord:
+            raise
+        except RulesError as exc:
+            raise BadRecord(f"the encoded record does not replay: {exc.message}") from None
+        if number:
+            raise BadRecord("the encoded record holds more moves than it says")
+        if Encoder.crc_of(tuple(game._entries)) != parts.crc:
+            raise BadRecord("the encoded record decodes to another game: have the rules changed?")
+        return game
+
     @property
     def record(self) -> Record:
-        return Record(self.seed, self.rules, self.stop_mode, self.starter, tuple(self._entries))
+        whole = self._whole()
+        return Record(self.seed, self.rules, self.stop_mode, self.starter, tuple(whole._entries))
 
     @property
     def entries(self) -> tuple[Entry, ...]:
         """Every entry, priority slips included: for the referee (and the full record)."""
-        return tuple(self._entries)
+        return tuple(self._whole()._entries)
 
     @property
     def entry_count(self) -> int:
         """The number of record entries."""
-        return len(self._entries)
+        return self._offset + len(self._entries)
 
     def public_entries(self) -> tuple[Entry, ...]:
         """The entries as the players may see them: priority slips only once it is over."""
+        entries = self._whole()._entries
         if self.is_over:
-            return tuple(self._entries)
-        return tuple(public(entry) for entry in self._entries)
+            return tuple(entries)
+        return tuple(public(entry) for entry in entries)
 
     def turn_of(self, index: int) -> int:
         """The turn (0-based, ``Position.turns``) record entry ``index`` belongs to."""
-        return self._turn_of[index]
+        return self._whole()._turn_of[index]
+
+    def _whole(self) -> Game:
+        """This game with its whole record: itself, or for a resumed game its record
+        replayed from the encoding (kept until the game changes)."""
+        if not self._offset:
+            return self
+        if self._replayed is None:
+            assert self._encoder is not None  # a resumed game always encodes
+            self._replayed = Game.from_encoded(self._encoder.encoded())
+        return self._replayed
+
+    # ------------------------------------------------------------ storing it
+
+    def encoded(self) -> bytes:
+        """The compact encoding of the record so far (``encoding.decode`` reads it)."""
+        if self._encoder is None:
+            raise ValueError("this game was made without encoding=True")
+        return self._encoder.encoded()
+
+    def snapshot(self) -> dict[str, Any]:
+        """What ``Game.resume`` needs to go on from here, JSON-ready: the position, the
+        turn under way and the last one, the positions they began at (classic games),
+        the counts, the pending offer and the encoding so far. Hidden cards included:
+        the referee's only."""
+        if self._encoder is None:
+            raise ValueError("this game was made without encoding=True")
+
+        def turn(t: Turn | None) -> dict[str, Any] | None:
+            if t is None:
+                return None
+            return {
+                "seat": t.seat,
+                "moves": [str(m) for m in t.moves],
+                "indexes": list(t.indexes),
+                "start": t.start,
+                "stopped": t.stopped,
+                "correction": None if t.correction is None else str(t.correction),
+                "lost": t.lost,
+            }
+
+        def document(position: Position | None) -> dict[str, Any] | None:
+            return None if position is None else to_document(position)
+
+        return {
+            "position": to_document(self._position),
+            "first_seat": self.first_seat,
+            "entries": self.entry_count,
+            "current": [str(m) for m in self._current],
+            "current_at": self._current_at,
+            "last": turn(self._last),
+            "turn_start": document(self._turn_start),
+            "last_start": document(self._last_start),
+            "wrong": self._wrong,
+            "offer": list(self._offer),
+            "encoding": self._encoder.state(),
+        }
+
+    @classmethod
+    def resume(
+        cls,
+        seed: int | str,
+        rules: Rules,
+        snapshot: dict[str, Any],
+        *,
+        stop_mode: str = REFEREE,
+        starter: int | None = None,
+    ) -> Game:
+        """The game ``snapshot()`` described, ready to play on, without a replay."""
+        game = cls.__new__(cls)
+        if stop_mode not in STOP_MODES:
+            raise GameError("BAD_STOP_MODE", mode=stop_mode)
+        game.seed, game.rules, game.stop_mode, game.starter = seed, rules, stop_mode, starter
+        game.classic = stop_mode == CLASSIC
+        game._start_seat = snapshot["first_seat"]
+        game._start = None
+        game._position = from_document(snapshot["position"])
+        game._entries, game._turn_of = [], []
+        game._offset = snapshot["entries"]
+        game._wrong = list(snapshot["wrong"])
+        game._offer = tuple(snapshot["offer"])
+        mover = game._position.to_move
+        layout = (rules.seats, rules.foundations, rules.houses)
+        game._current = _moves(layout, mover, snapshot["current"])
+        game._current_at = list(snapshot["current_at"])
+        last = snapshot["last"]
+        game._last = None
+        if last is not None:
+            correction = last["correction"]
+            game._last = Turn(
+                last["seat"],
+                tuple(_moves(layout, last["seat"], last["moves"])),
+                tuple(last["indexes"]),
+                last["start"],
+                last["stopped"],
+                None if correction is None else _moves(layout, last["seat"], [correction])[0],
+                last["lost"],
+            )
+        game._turn_start = _position_or_none(snapshot["turn_start"])
+        game._last_start = _position_or_none(snapshot["last_start"])
+        game._called = set()
+        game._encoder = Encoder.from_state(seed, rules, stop_mode, starter, snapshot["encoding"])
+        game._replayed = None
+        return game
 
     def _fresh(self) -> Game:
+        """The same game at its deal, with no record."""
         return Game(self.seed, self.rules, stop_mode=self.stop_mode, starter=self.starter)
 
     def feed(self, entries: Sequence[Entry]) -> Iterator[int]:
@@ -207,9 +362,12 @@ class Game:
         else:
             raise BadRecord(f"{entry}: a lost turn follows the wrong call that costs it")
 
-    def _append(self, entry: Entry, turn: int) -> None:
+    def _append(self, entry: Entry, turn: int, legal: list[Move] | None = None) -> None:
         self._entries.append(entry)
         self._turn_of.append(turn)
+        self._replayed = None
+        if self._encoder is not None:
+            self._encoder.add(entry, legal)
 
     # -------------------------------------------------------------- what it is now
 
@@ -220,12 +378,14 @@ class Game:
 
     def start(self) -> Position:
         """The deal (a copy)."""
+        if self._start is None:
+            self._start = deal(self.seed, self.rules, starter=self.starter)
         return self._start.copy()
 
     @property
     def first_seat(self) -> int:
         """The seat that started the game (R3, or ``starter``)."""
-        return self._start.to_move
+        return self._start_seat
 
     @property
     def to_move(self) -> int:
@@ -304,6 +464,8 @@ class Game:
     def position_at(self, n: int) -> Position:
         """The position after the first ``n`` record entries (after a third wrong call,
         the turn it costs is lost already)."""
+        if self._offset:
+            return self._whole().position_at(n)
         if not 0 <= n <= len(self._entries):
             raise ValueError(f"the record has entries 0 to {len(self._entries)}")
         game = self._fresh()
@@ -314,6 +476,9 @@ class Game:
     def steps(self) -> Iterator[tuple[int, Entry, Position]]:
         """Replay: each record index and entry with the position after it. The position
         is one object, played on: copy it to keep it."""
+        if self._offset:
+            yield from self._whole().steps()
+            return
         game = self._fresh()
         for i in game.feed(self._entries):
             yield i, self._entries[i], game._position
@@ -366,11 +531,12 @@ class Game:
     def _move(self, seat: int, move: Move) -> MoveEntry:
         position = self._position
         turn = position.turns
+        legal = position.legal_moves() if self._encoder is not None else None
         violation = position.push(move, by_seat=seat, classic=self.classic)
         entry = MoveEntry(seat, move, violation)
         self._current.append(move)
-        self._current_at.append(len(self._entries))
-        self._append(entry, turn)
+        self._current_at.append(self.entry_count)
+        self._append(entry, turn, legal)
         if position.turns != turn:  # the move ended the turn
             self._last = Turn(
                 seat, tuple(self._current), tuple(self._current_at), self._current_at[0]
@@ -396,6 +562,7 @@ class Game:
             self._last,
             self._turn_start,
             self._last_start,
+            None if self._encoder is None else self._encoder.copy(),
         )
 
     def _restore(self, saved: _Saved) -> None:
@@ -406,6 +573,8 @@ class Game:
         self._current, self._current_at = saved.current, saved.current_at
         self._last = saved.last
         self._turn_start, self._last_start = saved.turn_start, saved.last_start
+        self._encoder = saved.encoder
+        self._replayed = None
 
     def resign(self, seat: int) -> Resign:
         """R8.6: ``seat`` resigns (at any time, in turn or not)."""
@@ -537,7 +706,7 @@ class Game:
             if self._wrong[seat] % WRONG_CALLS_PER_LOST_TURN == 0:
                 self._append(LostTurn(seat), position.turns)
                 position.stop_turn()
-                self._last = Turn(seat, (), (), len(self._entries) - 1, lost=True)
+                self._last = Turn(seat, (), (), self.entry_count - 1, lost=True)
                 self._next_turn()
             return wrong
         options = corrections(before, violation, last.moves[move_number - 1])
@@ -557,6 +726,8 @@ class Game:
         """Every entry with its index, turn and seat letter, as the players may see it:
         once the game is over, each move's slip (``violation``) and whether Stop! was
         called on it (``called``)."""
+        if self._offset:
+            return self._whole().log()
         over = self.is_over
         rows = []
         for i, entry in enumerate(self._entries):
@@ -579,6 +750,8 @@ class Game:
         not), the result and the final position. Refused while it is played."""
         if not self.is_over:
             raise GameError("GAME_NOT_OVER")
+        if self._offset:
+            return self._whole().full_record()
         position = self._position
         letters = self.rules.seat_names
         log = self.log()
@@ -588,7 +761,7 @@ class Game:
             "rules": self.rules.to_document(),
             "stop_mode": self.stop_mode,
             "starter": letters[self.first_seat],
-            "start": to_document(self._start),
+            "start": to_document(self.start()),
             "entries": log,
             "violations": [row for row in log if row.get("violation")],
             "status": position.status,
@@ -616,6 +789,8 @@ class Game:
         rules name, players; by default the preset); ``options``: the options as the
         game was made with them (by default those that differ from the preset). The seed
         appears once the game is over; slips and wrong calls never do."""
+        if self._offset:
+            return self._whole().export(header, options)
         position = self._position
         letters = self.rules.seat_names
         tags = list(header) or [("Rules", self.rules.preset)]
@@ -658,3 +833,16 @@ class Game:
             lines.append(f"{number + 1} {seat}: {' '.join(words)}")
         lines.extend(events)
         return "\n".join(lines) + "\n"
+
+
+def _moves(layout: tuple[int, int, int], seat: int, texts: list[str]) -> list[Move]:
+    """Moves a snapshot keeps in the notation, as ``seat`` names them."""
+    seats, foundations, houses = layout
+    return [
+        parse_move(text, seat, seats=seats, foundations=foundations, houses=houses)
+        for text in texts
+    ]
+
+
+def _position_or_none(document: dict[str, Any] | None) -> Position | None:
+    return None if document is None else from_document(document)

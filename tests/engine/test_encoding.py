@@ -21,8 +21,8 @@ from games.engine import (
     Rules,
     decode,
     encode,
-    encoding,
 )
+from games.engine import game as game_module
 from games.engine.encoding import FORMAT, all_moves, layout_moves, move_codes
 from tests.engine.random_records import Plan, plans, play_random
 from tests.engine.test_properties import ALL_MOVE_TEXTS, rules_strategy
@@ -162,7 +162,7 @@ def test_a_decoding_that_drifts_to_another_game_is_refused(
     game = play_random(Plan(seed=3, rng_seed=3, events=False, steps=300))
     data = encode(game.record)
     codes = dict(move_codes(game.rules))
-    monkeypatch.setattr(encoding, "move_codes", lambda rules: {m: -c for m, c in codes.items()})
+    monkeypatch.setattr(game_module, "move_codes", lambda rules: {m: -c for m, c in codes.items()})
     with pytest.raises(BadRecord, match="another game"):
         decode(data)
 
