@@ -12,7 +12,6 @@ and so may the e-mails (it needs no request, only the game and the viewer's seat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from games.engine.position import (
     BY_AGREEMENT,
@@ -48,8 +47,7 @@ class Result:
 def result_of(game: Game, seat: int | None) -> Result | None:
     """The result of ``game`` as the player in ``seat`` reads it (None: a spectator,
     seats in order), or None while it is played."""
-    document: dict[str, Any] = game.position
-    points: dict[str, int] | None = document.get("score")
+    points: dict[str, int] | None = game.score
     if game.status == Game.Status.PLAYING or not points:
         return None
     names = game.names()
@@ -63,7 +61,7 @@ def result_of(game: Game, seat: int | None) -> Result | None:
     def who(letter: str) -> str:
         return "you" if letter == me else names[letter]
 
-    winner: str | None = document.get("winner")
+    winner: str | None = game.winner or None
     forfeit = game.ending in (BY_RESIGNATION, BY_TIMEOUT)
     loser = _forfeiting(letters, points, winner) if forfeit else None
     if loser is not None and game.ending == BY_TIMEOUT:

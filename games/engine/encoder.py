@@ -55,6 +55,9 @@ from .record import (
 from .rules import Rules, rules_from_document
 
 FORMAT: Final = 1
+#: The flag bit of a game set up on a table of its own: its position document follows
+#: the rules.
+SETUP_BIT: Final = 4
 
 # Exception kinds (the high bits of an exception's byte; the seat is in the low two).
 SLIP: Final = 0
@@ -126,9 +129,16 @@ def varint(value: int, out: bytearray) -> None:
 class Encoder:
     """The encoding of one game's record, entry by entry as the game writes them."""
 
-    def __init__(self, seed: int | str, rules: Rules, stop_mode: str, starter: int | None) -> None:
+    def __init__(
+        self,
+        seed: int | str,
+        rules: Rules,
+        stop_mode: str,
+        starter: int | None,
+        setup: dict[str, Any] | None = None,
+    ) -> None:
         self.codes = move_codes(rules)
-        head = bytearray([FORMAT, _flags(seed, stop_mode, starter)])
+        head = bytearray([FORMAT, _flags(seed, stop_mode, starter, setup)])
         if isinstance(seed, str):
             text = seed.encode()
             varint(len(text), head)
@@ -138,6 +148,10 @@ class Encoder:
         rules_text = json.dumps(rules.to_document(), sort_keys=True, separators=(",", ":"))
         varint(len(rules_text.encode()), head)
         head += rules_text.encode()
+        if setup is not None:  # a game set up on a table of its own
+            table = json.dumps(setup, sort_keys=True, separators=(",", ":")).encode()
+            varint(len(table), head)
+            head += table
         self.head = bytes(head)
         self.number = 0  # the moves' digits
         self.scale = 1  # the product of the radices so far: the next digit's weight
@@ -208,8 +222,9 @@ class Encoder:
         stop_mode: str,
         starter: int | None,
         state: dict[str, Any],
+        setup: dict[str, Any] | None = None,
     ) -> Encoder:
-        encoder = cls(seed, rules, stop_mode, starter)
+        encoder = cls(seed, rules, stop_mode, starter, setup)
         encoder.number = int(state["number"], 16)
         encoder.scale = int(state["scale"], 16)
         encoder.actions = state["actions"]
@@ -227,9 +242,16 @@ class Encoder:
         return other
 
 
-def _flags(seed: int | str, stop_mode: str, starter: int | None) -> int:
+def _flags(
+    seed: int | str, stop_mode: str, starter: int | None, setup: dict[str, Any] | None
+) -> int:
     first = 0 if starter is None else starter + 1
-    return (stop_mode == CLASSIC) | (isinstance(seed, str) << 1) | (first << 2)
+    return (
+        (stop_mode == CLASSIC)
+        | (isinstance(seed, str) << 1)
+        | (first << 2)
+        | ((setup is not None) << SETUP_BIT)
+    )
 
 
 def _exception(entry: Entry, codes: dict[Move, int], out: bytearray) -> None:
@@ -263,6 +285,7 @@ class Encoded:
     exceptions: dict[int, tuple[int, int, bytes]]
     number: int
     crc: bytes
+    setup: dict[str, Any] | None = None
 
 
 class Reader:
@@ -306,7 +329,7 @@ def read(data: bytes) -> Encoded:
     reader = Reader(data[:-8])
     reader.byte()  # the format
     flags = reader.byte()
-    if flags >> 4:
+    if flags >> (SETUP_BIT + 1):
         raise BadRecord("the encoded record has unknown flags")
     seed: int | str
     if flags & 2:
@@ -321,7 +344,14 @@ def read(data: bytes) -> Encoded:
         rules = rules_from_document(json.loads(reader.take(reader.varint())))
     except (RulesError, ValueError) as exc:
         raise BadRecord(f"the encoded record's rules cannot be read: {exc}") from None
-    starter = (flags >> 2) - 1 if flags >> 2 else None
+    setup = None
+    if flags >> SETUP_BIT & 1:
+        try:
+            setup = json.loads(reader.take(reader.varint()))
+        except ValueError:
+            raise BadRecord("the encoded record's table cannot be read") from None
+    first = flags >> 2 & 3
+    starter = first - 1 if first else None
     if starter is not None and starter >= rules.seats:
         raise BadRecord(f"the encoded record names seat {starter} to start")
     stop_mode = CLASSIC if flags & 1 else REFEREE
@@ -349,7 +379,7 @@ def read(data: bytes) -> Encoded:
         raise BadRecord("the encoded record has an exception after its last action")
     number = int.from_bytes(data[reader.at : -8], "little")
     number = int.from_bytes(data[reader.at : -8], "little")
-    return Encoded(seed, rules, stop_mode, starter, actions, exceptions, number, data[-4:])
+    return Encoded(seed, rules, stop_mode, starter, actions, exceptions, number, data[-4:], setup)
 
 
 def exception_entry(kind: int, seat: int, payload: bytes, moves: tuple[Move, ...]) -> Entry:

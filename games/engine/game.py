@@ -107,6 +107,7 @@ class Game:
         stop_mode: str = REFEREE,
         starter: int | None = None,
         encoding: bool = False,
+        setup: dict[str, Any] | None = None,
     ) -> None:
         if stop_mode not in STOP_MODES:
             raise GameError("BAD_STOP_MODE", mode=stop_mode)
@@ -115,7 +116,12 @@ class Game:
         self.stop_mode = stop_mode
         self.classic = stop_mode == CLASSIC
         self.starter = starter
-        self._start: Position | None = deal(seed, self.rules, starter=starter)
+        #: A game set up on a table of its own (a position document) starts there,
+        #: not at the deal: a problem to solve, a test's table.
+        self.setup = setup
+        self._start: Position | None = (
+            deal(seed, self.rules, starter=starter) if setup is None else from_document(setup)
+        )
         self._start_seat = self._start.to_move
         self._position = self._start.copy()
         self._entries: list[Entry] = []
@@ -127,14 +133,14 @@ class Game:
         self._current: list[Move] = []
         self._current_at: list[int] = []
         self._last: Turn | None = None
-        # Classic games: the positions at the start of the turn under way and of the last
-        # turn, which a Stop! replays (R7.2).
-        self._turn_start: Position | None = self._position.copy() if self.classic else None
+        # The positions at the start of the turn under way and of the last turn: a Stop!
+        # replays the last (R7.2), and the players may see it again step by step.
+        self._turn_start: Position | None = self._position.copy()
         self._last_start: Position | None = None
         self._called: set[int] = set()  # record indexes of the moves Stop! was called on
         #: Entries before ``_entries[0]``: a resumed game starts from a snapshot.
         self._offset = 0
-        self._encoder = Encoder(seed, self.rules, stop_mode, starter) if encoding else None
+        self._encoder = Encoder(seed, self.rules, stop_mode, starter, setup) if encoding else None
         self._replayed: Game | None = None  # a resumed game's whole record, replayed
 
     # ----------------------------------------------------------------- the record
@@ -142,7 +148,13 @@ class Game:
     @classmethod
     def from_record(cls, record: Record) -> Game:
         """Replay ``record``, checking every entry against the rules; raises ``BadRecord``."""
-        game = cls(record.seed, record.rules, stop_mode=record.stop_mode, starter=record.starter)
+        game = cls(
+            record.seed,
+            record.rules,
+            stop_mode=record.stop_mode,
+            starter=record.starter,
+            setup=record.setup,
+        )
         for _ in game.feed(record.entries):
             pass
         if len(game._entries) != len(record.entries):
@@ -162,6 +174,7 @@ class Game:
             stop_mode=parts.stop_mode,
             starter=parts.starter,
             encoding=encoding,
+            setup=parts.setup,
         )
         moves = all_moves(parts.rules)
         codes = move_codes(parts.rules)
@@ -188,7 +201,9 @@ class Game:
     @property
     def record(self) -> Record:
         whole = self._whole()
-        return Record(self.seed, self.rules, self.stop_mode, self.starter, tuple(whole._entries))
+        return Record(
+            self.seed, self.rules, self.stop_mode, self.starter, tuple(whole._entries), self.setup
+        )
 
     @property
     def entries(self) -> tuple[Entry, ...]:
@@ -256,6 +271,7 @@ class Game:
         return {
             "position": to_document(self._position),
             "first_seat": self.first_seat,
+            "setup": self.setup,
             "entries": self.entry_count,
             "current": [str(m) for m in self._current],
             "current_at": self._current_at,
@@ -282,6 +298,7 @@ class Game:
         if stop_mode not in STOP_MODES:
             raise GameError("BAD_STOP_MODE", mode=stop_mode)
         game.seed, game.rules, game.stop_mode, game.starter = seed, rules, stop_mode, starter
+        game.setup = snapshot.get("setup")
         game.classic = stop_mode == CLASSIC
         game._start_seat = snapshot["first_seat"]
         game._start = None
@@ -310,13 +327,17 @@ class Game:
         game._turn_start = _position_or_none(snapshot["turn_start"])
         game._last_start = _position_or_none(snapshot["last_start"])
         game._called = set()
-        game._encoder = Encoder.from_state(seed, rules, stop_mode, starter, snapshot["encoding"])
+        game._encoder = Encoder.from_state(
+            seed, rules, stop_mode, starter, snapshot["encoding"], game.setup
+        )
         game._replayed = None
         return game
 
     def _fresh(self) -> Game:
         """The same game at its deal, with no record."""
-        return Game(self.seed, self.rules, stop_mode=self.stop_mode, starter=self.starter)
+        return Game(
+            self.seed, self.rules, stop_mode=self.stop_mode, starter=self.starter, setup=self.setup
+        )
 
     def feed(self, entries: Sequence[Entry]) -> Iterator[int]:
         """Replay ``entries`` (a fresh game's whole record, or its beginning), checking
@@ -377,9 +398,13 @@ class Game:
         return self._position
 
     def start(self) -> Position:
-        """The deal (a copy)."""
+        """The deal, or the table the game was set up on (a copy)."""
         if self._start is None:
-            self._start = deal(self.seed, self.rules, starter=self.starter)
+            self._start = (
+                deal(self.seed, self.rules, starter=self.starter)
+                if self.setup is None
+                else from_document(self.setup)
+            )
         return self._start.copy()
 
     @property
@@ -426,6 +451,33 @@ class Game:
     def last_turn(self) -> Turn | None:
         """The last finished turn (None before the first ends)."""
         return self._last
+
+    def recent_steps(self) -> list[tuple[int, Position]]:
+        """What a player may step through while the game is played: the last finished
+        turn as it was played and the turn under way, as (step, position) pairs. A step
+        is a record index: ``n`` is the position after the first ``n`` entries (the
+        first pair is where the last turn began)."""
+        last, start = self._last, self._last_start
+        steps: list[tuple[int, Position]] = []
+        if last is not None and start is not None:
+            position = start.copy()
+            steps.append((last.start, position.copy()))
+            for move, index in zip(last.moves, last.indexes, strict=True):
+                position.push(move, classic=self.classic)
+                steps.append((index + 1, position.copy()))
+        if self._current and self._turn_start is not None:
+            position = self._turn_start.copy()
+            if not steps:
+                steps.append((self._current_at[0], position.copy()))
+            for move, index in zip(self._current, self._current_at, strict=True):
+                position.push(move, classic=self.classic)
+                steps.append((index + 1, position.copy()))
+        return steps
+
+    @property
+    def current_indexes(self) -> tuple[int, ...]:
+        """The record indexes of the turn under way's moves."""
+        return tuple(self._current_at)
 
     @property
     def current_turn(self) -> tuple[Move, ...]:
@@ -548,8 +600,7 @@ class Game:
         return entry
 
     def _next_turn(self) -> None:
-        if self.classic:
-            self._last_start, self._turn_start = self._turn_start, self._position.copy()
+        self._last_start, self._turn_start = self._turn_start, self._position.copy()
 
     def _save(self) -> _Saved:
         # The turn-start positions are replaced, never changed: keeping them is enough.
@@ -716,8 +767,7 @@ class Game:
         self._append(entry, self._position.turns)
         self._called.add(last.indexes[move_number - 1])
         self._last = replace(last, stopped=move_number, correction=correction)
-        if self.classic:
-            self._turn_start = self._position.copy()
+        self._turn_start = self._position.copy()
         return entry
 
     # ------------------------------------------------------------- after the fact

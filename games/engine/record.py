@@ -25,7 +25,7 @@ A priority slip is a secret while the game is played: ``public`` strips it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Any, Final
 
 from .errors import PRIORITY_VIOLATIONS, VIOLATIONS, BadNotation, RulesError
 from .moves import Move, parse_move
@@ -244,6 +244,8 @@ class Record:
     stop_mode: str = REFEREE
     starter: int | None = None
     entries: tuple[Entry, ...] = field(default=())
+    #: A game set up on a table of its own instead of the deal (a position document).
+    setup: dict[str, Any] | None = field(default=None, compare=False, hash=False)
 
     def lines(self) -> list[str]:
         """The entries' text forms, one per line."""

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 
 from accounts.models import ApiToken
-from games.engine import from_document
 from games.models import Game
 from games.services import play_moves, start_game
+from games.store import engine_game
 
 DEMO_PLAYERS = (("alice", "alice-plays-bank"), ("bob", "bob-plays-bank"))
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         rng = random.Random(1)
         for _ in range(4):
             game.refresh_from_db()
-            position = from_document(game.position)
+            position = engine_game(game).position.copy()
             mover = alice if position.to_move == 0 else bob
             moves: list[str] = []
             turns = position.turns
