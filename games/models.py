@@ -212,10 +212,12 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     ply = models.PositiveIntegerField(default=0)
     wrong_calls = models.JSONField(default=dict)
     stalemate_offer = models.CharField(max_length=3, blank=True)
-    #: Once the game is over: each seat's points ({"A": 111, "B": 0}) and the winner's
+    #: Once the game is over: each seat's points ({"A": 111, "B": 0}), the winner's
     #: letter ("" for none: a stalemate, or a forfeit with three seats).
     score = models.JSONField(null=True, blank=True)
     winner = models.CharField(max_length=1, blank=True)
+    #: The seat that resigned or ran out of time (R8.6), or "".
+    forfeiter = models.CharField(max_length=1, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)

@@ -260,7 +260,7 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
     words = []
     if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
         # The forfeit is the record's last entry, by the seat that forfeited.
-        forfeited = engine_game(game).entries[-1].seat
+        forfeited = game.letters.index(game.forfeiter)
         how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
         words.append(f"{who(forfeited)} {how}")
     if position.winner is not None:

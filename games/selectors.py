@@ -10,10 +10,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
 from games.engine import Game as EngineGame
-from games.engine.errors import PRIORITY_VIOLATIONS
 from rbank_site.errors import ServiceError
 
-from .models import Game, StopMode
+from .models import Game
 from .store import engine_game
 
 
@@ -67,19 +66,16 @@ def last_turn(engine: EngineGame) -> dict[str, Any]:
     }
 
 
-def slip_actions(game: Game, engine: EngineGame) -> set[str]:
-    """Of turn (T), discard (C-W) and end (E): those a classic game would accept now
-    only as a priority slip (R7.4). The page offers them as it offers legal ones: a
-    classic game is not refereed move by move."""
-    if game.stop_mode != StopMode.CLASSIC or engine.is_over:
+def accepted_actions(engine: EngineGame, seat: int) -> set[str]:
+    """Of turn (T), discard (C-W) and end (E): those the game accepts from ``seat`` now.
+    A classic game accepts priority slips too (R7.4): the page offers them as it offers
+    legal ones, for a classic game is not refereed move by move."""
+    if engine.is_over or engine.to_move != seat:
         return set()
     position = engine.position
-    slips = set()
-    for text in ("T", "C-W", "E"):
-        refusal = position.refusal(position.parse(text))
-        if refusal is not None and refusal.code in PRIORITY_VIOLATIONS:
-            slips.add(text)
-    return slips
+    return {
+        text for text in ("T", "C-W", "E") if engine.refusal(seat, position.parse(text)) is None
+    }
 
 
 def _seconds(value: timedelta | None) -> int | None:

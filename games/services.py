@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal, new_seed, seed_commitment
 from games.engine import Game as EngineGame
-from games.engine.match import Match as MatchScore
+from games.engine import Match as MatchScore
 from games.engine.messages import render
 from rbank_site.errors import ServiceError
 

@@ -9,8 +9,8 @@ a few hundred bytes) is kept: the final position, the log and the export are
 replayed from it when somebody asks.
 
 The columns lists and queries read (``status``, ``to_move``, ``ending``, ``ply``,
-``wrong_calls``, ``stalemate_offer``, ``score``, ``winner``) are copied from the
-engine by ``keep``, with the version every action bumps.
+``wrong_calls``, ``stalemate_offer``, ``score``, ``winner``, ``forfeiter``) are copied
+from the engine by ``keep``, with the version every action bumps.
 """
 
 from __future__ import annotations
@@ -91,6 +91,7 @@ def keep(game: Game, engine: EngineGame) -> None:
     score = engine.score
     game.score = None if score is None else dict(zip(letters, score, strict=True))
     game.winner = "" if engine.winner is None else letters[engine.winner]
+    game.forfeiter = "" if engine.forfeiter is None else letters[engine.forfeiter]
     if engine.is_over:
         game.record = engine.encoded()
         game.state = None

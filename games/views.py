@@ -183,7 +183,7 @@ def _game_context(
         last_turn=(last["seat"], last["moves"]),
     )
     if state["your_turn"]:
-        slips = selectors.slip_actions(game, engine)
+        slips = selectors.accepted_actions(engine, seat)
         board.can_turn |= "T" in slips
         board.can_discard |= "C-W" in slips
         board.can_end |= "E" in slips

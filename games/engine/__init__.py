@@ -27,8 +27,11 @@ from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (
     BY_AGREEMENT,
+    BY_CARDS,
     BY_RESIGNATION,
+    BY_STALEMATE,
     BY_TIMEOUT,
+    BY_TURN_LIMIT,
     PLAYING,
     STALEMATE,
     WON,
@@ -60,8 +63,11 @@ from .views import view
 
 __all__ = [
     "BY_AGREEMENT",
+    "BY_CARDS",
     "BY_RESIGNATION",
+    "BY_STALEMATE",
     "BY_TIMEOUT",
+    "BY_TURN_LIMIT",
     "CLASSIC",
     "FAMILIES",
     "OPTIONS",

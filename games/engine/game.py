@@ -138,6 +138,7 @@ class Game:
         self._turn_start: Position | None = self._position.copy()
         self._last_start: Position | None = None
         self._called: set[int] = set()  # record indexes of the moves Stop! was called on
+        self._forfeiter: int | None = None
         #: Entries before ``_entries[0]``: a resumed game starts from a snapshot.
         self._offset = 0
         self._encoder = Encoder(seed, self.rules, stop_mode, starter, setup) if encoding else None
@@ -327,6 +328,7 @@ class Game:
         game._turn_start = _position_or_none(snapshot["turn_start"])
         game._last_start = _position_or_none(snapshot["last_start"])
         game._called = set()
+        game._forfeiter = None  # a resumed game is in play
         game._encoder = Encoder.from_state(
             seed, rules, stop_mode, starter, snapshot["encoding"], game.setup
         )
@@ -431,6 +433,11 @@ class Game:
     @property
     def winner(self) -> int | None:
         return self._position.winner
+
+    @property
+    def forfeiter(self) -> int | None:
+        """The seat that resigned or ran out of time (R8.6), if the game ended so."""
+        return self._forfeiter
 
     @property
     def score(self) -> list[int] | None:
@@ -631,6 +638,7 @@ class Game:
         """R8.6: ``seat`` resigns (at any time, in turn or not)."""
         self._check_playing(seat)
         self._position.forfeit(seat, BY_RESIGNATION)
+        self._forfeiter = seat
         entry = Resign(seat)
         self._append(entry, self._position.turns)
         return entry
@@ -643,6 +651,7 @@ class Game:
                 "NOT_YOUR_TURN", "someone_elses_turn", to_move=self.letter(self._position.to_move)
             )
         self._position.forfeit(seat, BY_TIMEOUT)
+        self._forfeiter = seat
         entry = Timeout(seat)
         self._append(entry, self._position.turns)
         return entry

@@ -58,6 +58,7 @@ def replay_logs(apps: Any, schema_editor: Any) -> None:
         score = engine.score
         game.score = None if score is None else dict(zip(letters, score, strict=True))
         game.winner = "" if engine.winner is None else letters_of[engine.winner]
+        game.forfeiter = "" if engine.forfeiter is None else letters_of[engine.forfeiter]
         if engine.is_over:
             game.record, game.state = engine.encoded(), None
         else:
@@ -98,6 +99,9 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name="game", name="winner", field=models.CharField(blank=True, max_length=1)
+        ),
+        migrations.AddField(
+            model_name="game", name="forfeiter", field=models.CharField(blank=True, max_length=1)
         ),
         migrations.RunPython(replay_logs, migrations.RunPython.noop),
         migrations.RemoveField(model_name="game", name="position"),
