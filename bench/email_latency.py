@@ -40,9 +40,9 @@ from django.db import transaction  # noqa: E402
 from django.db.models.signals import post_save  # noqa: E402
 
 from bench.harness import database, median_ms, percentile_ms, test_database  # noqa: E402
-from games.engine import from_document  # noqa: E402
 from games.models import Game, Notification  # noqa: E402
 from games.services import play_moves, start_game  # noqa: E402
+from games.store import engine_game  # noqa: E402
 from rbank_site.celery import app  # noqa: E402
 
 
@@ -88,7 +88,7 @@ def floor_mail(to: str) -> None:
 def one_turn(game: Game) -> tuple[User, list[str], bool]:
     """A short turn for the seat to move, and whether it would end the game (no "your
     turn" e-mail then)."""
-    position = from_document(game.position)
+    position = engine_game(game).position.copy()
     start = position.turns
     moves = []
     while position.turns == start and not position.is_over:

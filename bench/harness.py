@@ -99,11 +99,11 @@ def ends_turn(move: str) -> bool:
 def play_to(game: Game, moves: list[str], ply: int) -> None:
     """Bring ``game`` to ``ply`` moves of ``moves`` through the service, a turn per call
     (untimed set-up)."""
-    from games.engine import from_document
     from games.services import play_moves
+    from games.store import engine_game
 
     game.refresh_from_db()
-    position = from_document(game.position)
+    position = engine_game(game).position.copy()
     batch: list[str] = []
     for move in moves[game.ply : ply]:
         batch.append(move)

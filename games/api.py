@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.engine import Position
+from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
 from rbank_site.pagination import ListApi
@@ -24,6 +24,7 @@ from rbank_site.serializers import NoBody, RequestBody
 from . import challenges, rules_catalog, selectors, services, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
+from .store import engine_game
 
 
 class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
@@ -177,7 +178,7 @@ class PlayMovesApi(APIView):
             expected_version=expected,
             idempotency_key=key,
         )
-        response = _game_response(request, result.game, result.position)
+        response = _game_response(request, result.game, result.engine)
         if result.replayed:
             response["Idempotent-Replayed"] = "true"
         return response
@@ -247,7 +248,7 @@ class MoveLogApi(ListApi):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(request.user, game_id)
-        return self.page(request, selectors.move_log(game), lambda entry: entry)
+        return self.page(request, selectors.move_log(engine_game(game)), lambda entry: entry)
 
 
 class VersionSerializer(RequestBody):
@@ -327,7 +328,7 @@ class StopApi(APIView):
             choice=values.get("choice"),
             expected_version=values.get("expected_version") or _if_match(request),
         )
-        return _game_response(request, outcome.game, outcome.position)
+        return _game_response(request, outcome.game, outcome.engine)
 
 
 class StalemateOfferApi(APIView):
@@ -412,8 +413,8 @@ class ExportApi(APIView):
         return response
 
 
-def _game_response(request: Request, game: Game, position: Position | None = None) -> Response:
-    state = selectors.game_state(game, game.seat_of(request.user.pk), position)
+def _game_response(request: Request, game: Game, engine: EngineGame | None = None) -> Response:
+    state = selectors.game_state(game, game.seat_of(request.user.pk), engine)
     return Response(state, headers={"ETag": f'"{game.version}"'})
 
 

@@ -19,7 +19,6 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from accounts.services import profile_of
-from games.engine import BY_TIMEOUT, from_document
 from rbank_site.errors import ServiceError
 
 from . import clocks
@@ -97,7 +96,7 @@ def locked_playing_game(game_id: int) -> Game | None:
 
 def timeout_game(game_id: int, now: datetime | None = None) -> bool:
     """R8.6: the seat to move forfeits if its deadline has passed (checked under the lock)."""
-    from .services import TIMEOUT, log_event, save_position  # services import this module
+    from .services import timeout  # services import this module
 
     now = now or timezone.now()
     with transaction.atomic():
@@ -106,11 +105,7 @@ def timeout_game(game_id: int, now: datetime | None = None) -> bool:
             return False
         if game.deadline is None or game.deadline > now:
             return False  # a move came in first
-        position = from_document(game.position)
-        seat = position.to_move
-        position.forfeit(seat, BY_TIMEOUT)
-        log_event(game, position, seat, TIMEOUT)
-        save_position(game, position)
+        timeout(game)
         return True
 
 

@@ -1,9 +1,9 @@
-"""Games stored turn by turn: a snapshot of the full position, a version, and the move log.
+"""Games, challenges, matches and the outbox.
 
-Loading a game reads one row (the snapshot) whatever the length of its log; the
-log lets anyone rebuild the snapshot from the deal seed (a test does, for every
-stored game). The snapshot holds hidden cards: it never leaves the server except
-through ``games.engine.view``.
+A game row keeps the rules engine's own state (``games.store``): its snapshot while
+it is played (one row read, whatever the length of the game), its record in the
+engine's compact encoding once it is over. Both hold hidden cards: they never leave
+the server except through the engine's per-seat views.
 """
 
 from __future__ import annotations
@@ -172,10 +172,9 @@ class Match(SeatsFields, RulesFields, TimeControlFields):
     def totals(self) -> list[int]:
         return [self.total_a, self.total_b, self.total_c][: len(self.letters)]
 
-    def add_score(self, score: list[int]) -> None:
-        for seat, points in enumerate(score):
-            field = f"total_{self.letters[seat].lower()}"
-            setattr(self, field, getattr(self, field) + points)
+    def set_totals(self, totals: list[int]) -> None:
+        for letter, total in zip(self.letters, totals, strict=True):
+            setattr(self, f"total_{letter.lower()}", total)
 
 
 class Game(SeatsFields, RulesFields, TimeControlFields):
@@ -187,8 +186,6 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     #: The seat that started (0 = A). The deal chooses it (R3, V3), except in a match
     #: whose seats start in turn (V3 ``alternate``), where the service names it.
     starter = models.PositiveSmallIntegerField(null=True, blank=True)
-    #: Wrong Stop! calls per seat (R7.5): {"A": 2}. Every third costs the caller a turn.
-    wrong_calls = models.JSONField(default=dict)
     match = models.ForeignKey(
         Match, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
     )
@@ -196,24 +193,31 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     seed = models.CharField(max_length=64)
     #: SHA-256 commitment to the seed, shown to both players from the deal on.
     seed_hash = models.CharField(max_length=64)
-    #: The full position document (games.engine.to_document): referee only.
-    position = models.JSONField()
+    #: While the game is played, the engine's snapshot (``games.engine.Game.snapshot``):
+    #: the position, the turns, the counts and the record's encoding so far. It holds
+    #: the hidden cards: referee only. None once the game is over (``games.store``).
+    state = models.JSONField(null=True, blank=True)
+    #: Once the game is over, its record in the engine's compact encoding
+    #: (``games.engine.encoding``): the whole game replays from it.
+    record = models.BinaryField(null=True, blank=True)
     #: Bumped by every event; clients send it back (If-Match / expected_version).
     version = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
     to_move = models.CharField(max_length=1, default="A")
     #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
     ending = models.CharField(max_length=16, blank=True)
-    #: The seats that have agreed to a stalemate (R8.5), the offering seat first
-    #: ("A", or "AC" with three seats), or "": it ends the game once every seat has.
-    stalemate_offer = models.CharField(max_length=3, blank=True)
-    #: Number of moves in the log.
+    #: Copied from the engine by ``games.store.keep`` for lists and queries: the number
+    #: of entries in the record, each seat's wrong Stop! calls (R7.5, {"A": 2}), and the
+    #: seats that agree to a pending stalemate offer, the offerer first ("A", "AC").
     ply = models.PositiveIntegerField(default=0)
-    #: The moves of the turn under way, and the previous turn ``{"seat", "moves",
-    #: "start"}`` (``start``: its first log index; ``stopped``: the move number a Stop!
-    #: ended it at): what a player reads first, kept on the row so showing it costs no query.
-    current_turn = models.JSONField(default=list)
-    last_turn = models.JSONField(default=dict)
+    wrong_calls = models.JSONField(default=dict)
+    stalemate_offer = models.CharField(max_length=3, blank=True)
+    #: Once the game is over: each seat's points ({"A": 111, "B": 0}), the winner's
+    #: letter ("" for none: a stalemate, or a forfeit with three seats).
+    score = models.JSONField(null=True, blank=True)
+    winner = models.CharField(max_length=1, blank=True)
+    #: The seat that resigned or ran out of time (R8.6), or "".
+    forfeiter = models.CharField(max_length=1, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -247,32 +251,6 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     def previous_seat(self, seat: int) -> int:
         """The seat that played just before ``seat`` (its opponent, with two seats)."""
         return (seat - 1) % len(self.letters)
-
-
-class MoveRecord(models.Model):
-    """One move of the log, in the notation, relative to the seat that made it; or an
-    event (``resigns``, ``times-out``, ``agrees-stalemate``, a Stop! call ``stop:N:MOVE``,
-    ``loses-turn``) logged by the seat it concerns."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
-    index = models.PositiveIntegerField()
-    seat = models.CharField(max_length=1)
-    turn = models.PositiveIntegerField()
-    text = models.CharField(max_length=16)
-    #: The priority violation (S1-S3; S6, S7 under options V5, V12) a classic game
-    #: accepted with this move: secret while the game is played (spotting it is the
-    #: opponent's game, R7.4).
-    violation = models.CharField(max_length=4, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["game", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "index"], name="unique_move_index"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}#{self.index} {self.seat} {self.text}"
 
 
 class IdempotentRequest(models.Model):

@@ -29,10 +29,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import profile_of
-from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, from_document, view
+from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 
 from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
+from .store import engine_game
 
 logger = logging.getLogger(__name__)
 
@@ -135,12 +136,11 @@ def moment_of(row: Notification) -> Moment | None:
     game = row.game
     if game is None:
         return None
-    now = from_document(game.position)
-    if row.ply is None or row.ply == game.ply:
+    engine = engine_game(game)
+    now = engine.position
+    if row.ply is None or row.ply == engine.entry_count:
         return Moment(now, now)
-    from .services import rebuild_position  # services import this module
-
-    return Moment(rebuild_position(game, upto=row.ply), now)
+    return Moment(engine.position_at(row.ply), now)
 
 
 def send(notification_id: int) -> bool:
@@ -259,11 +259,10 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
 
     words = []
     if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
-        # The forfeit is the log's last entry, logged by the seat that forfeited.
-        letter = game.moves.order_by("-index").values_list("seat", flat=True).first()
-        if letter:
-            how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
-            words.append(f"{who(game.letters.index(letter))} {how}")
+        # The forfeit is the record's last entry, by the seat that forfeited.
+        forfeited = game.letters.index(game.forfeiter)
+        how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
+        words.append(f"{who(forfeited)} {how}")
     if position.winner is not None:
         words.append(f"{who(position.winner)} won")
     elif not words:

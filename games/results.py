@@ -12,12 +12,10 @@ and so may the e-mails (it needs no request, only the game and the viewer's seat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from games.engine.position import (
+from games.engine import (
     BY_AGREEMENT,
     BY_CARDS,
-    BY_RESIGNATION,
     BY_STALEMATE,
     BY_TIMEOUT,
     BY_TURN_LIMIT,
@@ -48,8 +46,7 @@ class Result:
 def result_of(game: Game, seat: int | None) -> Result | None:
     """The result of ``game`` as the player in ``seat`` reads it (None: a spectator,
     seats in order), or None while it is played."""
-    document: dict[str, Any] = game.position
-    points: dict[str, int] | None = document.get("score")
+    points: dict[str, int] | None = game.score
     if game.status == Game.Status.PLAYING or not points:
         return None
     names = game.names()
@@ -63,9 +60,8 @@ def result_of(game: Game, seat: int | None) -> Result | None:
     def who(letter: str) -> str:
         return "you" if letter == me else names[letter]
 
-    winner: str | None = document.get("winner")
-    forfeit = game.ending in (BY_RESIGNATION, BY_TIMEOUT)
-    loser = _forfeiting(letters, points, winner) if forfeit else None
+    winner: str | None = game.winner or None
+    loser = game.forfeiter or None
     if loser is not None and game.ending == BY_TIMEOUT:
         how = "your time ran out" if loser == me else f"{names[loser]} ran out of time"
     elif loser is not None:
@@ -88,15 +84,6 @@ def result_line(game: Game, seat: int | None) -> str:
     """``str(result_of(game, seat))``, or "" while the game is played."""
     result = result_of(game, seat)
     return "" if result is None else str(result)
-
-
-def _forfeiting(letters: str, points: dict[str, int], winner: str | None) -> str | None:
-    """The seat that resigned or ran out of time (R8.6): the loser with two seats; with
-    three, the one seat that scores nothing (the others are paid by it)."""
-    if winner is not None and len(letters) == 2:
-        return next(letter for letter in letters if letter != winner)
-    nothing = [letter for letter in letters if points.get(letter) == 0]
-    return nothing[0] if len(nothing) == 1 else None
 
 
 def _score(names: dict[str, str], points: dict[str, int], me: str | None) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from datetime import timedelta
 from typing import Any
@@ -10,13 +9,11 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Q, QuerySet
 
-from games.engine import Position, deal, from_document, to_document, view
-from games.engine.errors import PRIORITY_VIOLATIONS
+from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 
-from .models import Game, StopMode
-from .services import EVENTS, LOSES_TURN, STOP_PREFIX, read_stop_event
-from .stops import stop_refusal
+from .models import Game
+from .store import engine_game
 
 
 def games_of(user: User) -> QuerySet[Game]:
@@ -35,47 +32,50 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     return game
 
 
-def game_state(game: Game, seat: int | None, position: Position | None = None) -> dict[str, Any]:
+def game_state(game: Game, seat: int | None, engine: EngineGame | None = None) -> dict[str, Any]:
     """The game as ``seat`` sees it: the view, its legal moves, version, deadline, last turn."""
-    position = position if position is not None else from_document(game.position)
-    finished = position.is_over
-    my_turn = seat is not None and not finished and position.to_move == seat
+    engine = engine if engine is not None else engine_game(game)
+    finished = engine.is_over
+    my_turn = seat is not None and not finished and engine.to_move == seat
     return {
         **game_summary(game, seat),
-        "position": view(position, seat),
-        "legal_moves": sorted(str(m) for m in position.legal_moves()) if my_turn else [],
-        "last_turn": {
-            "seat": game.last_turn.get("seat"),
-            "moves": game.last_turn.get("moves", []),
-            "stopped": game.last_turn.get("stopped"),
-            "correction": game.last_turn.get("correction"),
-            "lost": bool(game.last_turn.get("lost")),
-        },
-        "current_turn": game.current_turn,
-        "can_call_stop": my_turn and can_call_stop(game, seat),
-        "ply": game.ply,
+        "position": engine.view(seat),
+        "legal_moves": (
+            sorted(str(m) for m in engine.legal_moves(seat)) if my_turn and seat is not None else []
+        ),
+        "last_turn": last_turn(engine),
+        "current_turn": [str(m) for m in engine.current_turn],
+        "can_call_stop": my_turn and seat is not None and engine.can_call_stop(seat),
+        "ply": engine.entry_count,
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,
     }
 
 
-def can_call_stop(game: Game, seat: int | None) -> bool:
-    """Whether ``seat`` may call Stop! now (R7.4). Says nothing of any violation."""
-    return seat is not None and stop_refusal(game, seat) is None
+def last_turn(engine: EngineGame) -> dict[str, Any]:
+    """The last finished turn as every player may know it."""
+    last = engine.last_turn
+    if last is None:
+        return {"seat": None, "moves": [], "stopped": None, "correction": None, "lost": False}
+    return {
+        "seat": engine.letter(last.seat),
+        "moves": [str(m) for m in last.moves],
+        "stopped": last.stopped,
+        "correction": None if last.correction is None else str(last.correction),
+        "lost": last.lost,
+    }
 
 
-def slip_actions(game: Game, position: Position) -> set[str]:
-    """Of turn (T), discard (C-W) and end (E): those a classic game would accept now
-    only as a priority slip (R7.4). The page offers them as it offers legal ones: a
-    classic game is not refereed move by move."""
-    if game.stop_mode != StopMode.CLASSIC or position.is_over:
+def accepted_actions(engine: EngineGame, seat: int) -> set[str]:
+    """Of turn (T), discard (C-W) and end (E): those the game accepts from ``seat`` now.
+    A classic game accepts priority slips too (R7.4): the page offers them as it offers
+    legal ones, for a classic game is not refereed move by move."""
+    if engine.is_over or engine.to_move != seat:
         return set()
-    slips = set()
-    for text in ("T", "C-W", "E"):
-        refusal = position.refusal(position.parse(text))
-        if refusal is not None and refusal.code in PRIORITY_VIOLATIONS:
-            slips.add(text)
-    return slips
+    position = engine.position
+    return {
+        text for text in ("T", "C-W", "E") if engine.refusal(seat, position.parse(text)) is None
+    }
 
 
 def _seconds(value: timedelta | None) -> int | None:
@@ -127,114 +127,39 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-def move_log(game: Game) -> list[dict[str, Any]]:
-    """Every move in order, each with its seat and turn (moves name piles, never hidden
-    cards). Once the game is over each entry also says which priority violation it
-    held, if any, called or not (R7.4: never while the game is played)."""
-    finished = game.status != Game.Status.PLAYING
-    entries = []
-    for index, turn, seat, text, violation in game.moves.order_by("index").values_list(
-        "index", "turn", "seat", "text", "violation"
-    ):
-        entry: dict[str, Any] = {"index": index, "turn": turn, "seat": seat, "move": text}
-        if finished:
-            entry["violation"] = violation or None
-        entries.append(entry)
-    return entries
-
-
-def _is_event(text: str) -> bool:
-    return text in EVENTS or text == LOSES_TURN or text.startswith(STOP_PREFIX)
+def move_log(engine: EngineGame) -> list[dict[str, Any]]:
+    """Every entry of the record in order: its index, turn, seat, its text (``A H3-F1``,
+    ``B resigns``) and ``move``, the move or the event. Once the game is over each move
+    also says which priority violation it held, if any, and whether Stop! was called on
+    it (R7.4: never while the game is played)."""
+    rows = engine.log()
+    for row in rows:
+        row.setdefault("move", row["entry"].split(" ", 1)[1])
+    return rows
 
 
 def export_game(game: Game) -> str:
-    """The game in the notation: tag lines, then one line per turn (docs/export.md).
-
-    The seed appears only once the game is over, so an export never lets anyone
-    deal the hidden cards of a game still being played.
-    """
-    position = from_document(game.position)
-    tags = [
-        ("Game", str(game.pk)),
-        ("Rules", game.rules),
-        *game.names().items(),
-        ("SeedHash", game.seed_hash),
-    ]
-    if game.rule_options:
-        tags.append(("Options", json.dumps(game.rule_options, sort_keys=True).replace('"', '\\"')))
-    if game.stop_mode != StopMode.REFEREE:
-        tags.append(("Stop", game.stop_mode))
-    if position.is_over:
-        tags.append(("Seed", game.seed))
-    tags.append(("Status", game.status))
-    if position.score is not None:
-        tags.append(
-            (
-                "Score",
-                " ".join(f"{s}={p}" for s, p in zip(game.letters, position.score, strict=True)),
-            )
-        )
-    if game.ending:
-        tags.append(("Ending", game.ending))
-    lines = [f'[{name} "{value}"]' for name, value in tags]
-    lines.append("")
-    turns: dict[int, tuple[str, list[str]]] = {}
-    events = []
-    for entry in move_log(game):
-        if entry["move"].startswith(STOP_PREFIX) or entry["move"] == LOSES_TURN:
-            # A Stop! call or a lost turn: a line of its own, before the caller's turn.
-            turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(f"({entry['move']})")
-        elif entry["move"] in EVENTS:
-            events.append(f"{entry['seat']} {entry['move']}")
-        else:
-            turns.setdefault(entry["turn"], (entry["seat"], []))[1].append(entry["move"])
-    for number, (seat, moves) in sorted(turns.items()):
-        lines.append(f"{number + 1} {seat}: {' '.join(moves)}")
-    lines.extend(events)  # an event ends the game: it comes last
-    return "\n".join(lines) + "\n"
+    """The game in the notation (docs/notation.md). The seed appears only once the game
+    is over, so an export never lets anyone deal the hidden cards of a game in play."""
+    header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
+    return engine_game(game).export(header, game.rule_options)
 
 
 def game_record(game: Game) -> dict[str, Any]:
-    """The full record of a finished game: the deal revealed, every move, the scores.
+    """The full record of a finished game: the deal revealed, every entry, the scores.
 
     Refused while the game is played: the deal would show every hidden card.
     """
     if game.status == Game.Status.PLAYING:
         raise ServiceError(409, "GAME_NOT_OVER", "the record is revealed when the game ends")
-    position = from_document(game.position)
-    start = deal(game.seed, game.game_rules(), starter=game.starter)
-    moves = move_log(game)
-    first_of_turn: dict[int, int] = {}  # the first move of each turn (events aside)
-    for entry in moves:
-        if not _is_event(entry["move"]):
-            first_of_turn.setdefault(entry["turn"], entry["index"])
-    # A call is logged at the start of the caller's turn, the one after the stopped turn.
-    called = {
-        first_of_turn[entry["turn"] - 1] + read_stop_event(entry["move"])[0] - 1
-        for entry in moves
-        if entry["move"].startswith(STOP_PREFIX)
-    }
+    engine = engine_game(game)
+    record = engine.full_record()
+    del record["entries"]
     return {
         "id": game.pk,
+        **record,
         "rules": game.rules,
         "rule_options": game.rule_options,
-        "starter": None if game.starter is None else game.letters[game.starter],
         "players": game.names(),
-        "seed": game.seed,
-        "seed_hash": game.seed_hash,
-        "start": to_document(start),
-        "moves": moves,
-        "violations": [
-            {**entry, "called": entry["index"] in called}
-            for entry in moves
-            if entry.get("violation")
-        ],
-        "stop_mode": game.stop_mode,
-        "status": game.status,
-        "ending": game.ending,
-        "winner": None if position.winner is None else game.letters[position.winner],
-        "score": (
-            None if position.score is None else dict(zip(game.letters, position.score, strict=True))
-        ),
-        "final": to_document(position),
+        "moves": move_log(engine),
     }

@@ -1,15 +1,18 @@
 """The only code that writes games: one transaction per action, the game row locked.
 
-Views and tasks call these functions and never touch a model's fields directly
-(HackSoft styleguide). Every refusal raises a ``ServiceError`` carrying the HTTP
-status and the error code the API returns unchanged.
+Every rule is the engine's (``games.engine.Game``): a service loads the engine game
+from its row (``games.store``), asks it to act, stores what it became, and does what
+the rules do not know of: versions, clocks, e-mails, matches. Views and tasks call
+these functions and never touch a model's fields directly (HackSoft styleguide).
+Every refusal raises a ``ServiceError`` carrying the HTTP status and the error code
+the API returns unchanged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,57 +20,59 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import (
-    BY_AGREEMENT,
-    BY_RESIGNATION,
-    BY_TIMEOUT,
-    IllegalMove,
-    Move,
-    Position,
-    call_stop,
-    deal,
-    from_document,
-    new_seed,
-    seed_commitment,
-    to_document,
-)
-from games.engine.match import alternating_starter
-from games.engine.rules import ALTERNATE
+from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal, new_seed, seed_commitment
+from games.engine import Game as EngineGame
+from games.engine import Match as MatchScore
+from games.engine.messages import render
 from rbank_site.errors import ServiceError
 
 from . import deadlines
 from .clocks import TimeControl
-from .models import Game, IdempotentRequest, Match, MoveRecord, StopMode
+from .models import Game, IdempotentRequest, Match, StopMode
 from .notifications import notify
-
-#: Log entries that are events, not moves (the notation has no word for them).
-RESIGN = "resigns"
-TIMEOUT = "times-out"
-AGREE_STALEMATE = "agrees-stalemate"
-EVENTS = frozenset({RESIGN, TIMEOUT, AGREE_STALEMATE})
-#: Stop! by correspondence (games/stops.py): a call on move N of the opponent's last
-#: turn, with the compulsory move carried out (``stop:3:H3-F1``), and the turn a third
-#: wrong call costs (R7.5). These do not end the game.
-STOP_PREFIX = "stop:"
-LOSES_TURN = "loses-turn"
-
-
-def stop_event(number: int, correction: Move | str) -> str:
-    return f"{STOP_PREFIX}{number}:{correction}"
-
-
-def read_stop_event(text: str) -> tuple[int, str]:
-    number, correction = text.removeprefix(STOP_PREFIX).split(":", 1)
-    return int(number), correction
-
+from .store import engine_game, keep, new_engine_game
 
 #: Most moves one request may post (a turn rarely holds more than a few dozen).
 MAX_MOVES_PER_REQUEST = 600
+
+#: The HTTP status of each refusal code the engine gives for a game's actions (a
+#: refused move is 400 whatever its code, unless its turn was over: 409).
+_STATUS = {
+    "NOT_YOUR_TURN": 409,
+    "GAME_OVER": 409,
+    "ALREADY_OFFERED": 409,
+    "OFFER_PENDING": 409,
+    "NO_OFFER": 409,
+    "STOP_NOT_IN_PLAY": 409,
+    "STOP_TOO_LATE": 409,
+    "NOTHING_TO_STOP": 409,
+    "WRONG_STOP": 409,
+}
+#: Engine codes the API gives under another name.
+_CODES = {"NO_MOVES": "BAD_REQUEST", "NO_SUCH_MOVE": "BAD_REQUEST"}
 
 
 def _not_found() -> ServiceError:
     # Strangers get the same answer for a private game as for no game at all.
     return ServiceError(404, "NOT_FOUND", "no such game")
+
+
+def refused(game: Game, exc: Refusal) -> ServiceError:
+    """The engine's refusal as the API gives it: its code, an HTTP status, its words
+    with seats named by their players, and its parameters for programs."""
+    names = game.names()
+    params = dict(exc.params)
+    for key in ("to_move", "offerer"):  # a seat, as its player reads it
+        letter = params.get(key)
+        if isinstance(letter, str):
+            params[key] = "your opponent" if len(names) == 2 else names.get(letter, letter)
+    extra: dict[str, Any] = {}
+    status = _STATUS.get(exc.code, 400)
+    if isinstance(exc, MoveRefused):
+        extra = {"move": params["move"], "index": params["index"]}
+    if exc.code == "WRONG_STOP":
+        extra = {"wrong_calls": params["wrong_calls"], "turn_lost": params["turn_lost"]}
+    return ServiceError(status, _CODES.get(exc.code, exc.code), render(exc.reason, params), **extra)
 
 
 def start_game(
@@ -105,14 +110,14 @@ def start_game(
     seats = game.game_rules().seats
     if seats != len(players):
         raise ServiceError(400, "WRONG_PLAYER_COUNT", f"the {rules} rules are for {seats} players")
-    position = deal(seed, game.game_rules(), starter=starter)
-    game.position = to_document(position)
-    game.to_move = position.seat_name(position.to_move)
-    game.starter = position.to_move
+    engine = new_engine_game(game, starter)
+    game.starter = engine.first_seat
     game.set_clock(clock)
     for seat in range(seats):
         game.set_bank(seat, clock.initial_bank)
-    deadlines.start_turn(game, position.to_move, timezone.now())
+    deadlines.start_turn(game, engine.to_move, timezone.now())
+    keep(game, engine)
+    game.version = 1
     game.save()
     return game
 
@@ -122,7 +127,7 @@ class MovesResult:
     game: Game
     applied: list[str]
     replayed: bool = False  # an Idempotency-Key retry: nothing was applied this time
-    position: Position | None = None  # the new position, when this call made it
+    engine: EngineGame | None = None  # the game as this call left it
 
 
 def play_moves(
@@ -154,18 +159,14 @@ def play_moves(
                     )
                 return MovesResult(game, list(earlier.response["applied"]), replayed=True)
         check_version(game, expected_version)
-        position = from_document(game.position)
-        applied = _apply_all(game, position, seat, moves)
-        if not position.is_over and position.to_move != seat:
-            notify(
-                "your_turn",
-                user=game.user_at(position.to_move),
-                game=game,
-                last_turn=game.last_turn.get("moves", []),
-            )
-        if game.stalemate_offer and game.letters[seat] not in game.stalemate_offer:
-            game.stalemate_offer = ""  # playing on declines the others' offer
-        save_position(game, position)
+        engine = playing_engine(game)
+        try:
+            entries = engine.play(seat, list(moves))
+        except GameError as exc:
+            raise refused(game, exc) from None
+        applied = [str(entry.move) for entry in entries]
+        record_turns(game, engine, seat)
+        save(game, engine)
         if idempotency_key:
             try:
                 with transaction.atomic():
@@ -180,7 +181,26 @@ def play_moves(
                 raise ServiceError(
                     422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
                 ) from None
-        return MovesResult(game, applied, position=position)
+        return MovesResult(game, applied, engine=engine)
+
+
+def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
+    """After ``seat`` acted: if its turn passed, charge its clock, start the next
+    seat's and tell that player (not saved)."""
+    if engine.is_over or engine.to_move == seat:
+        return
+    now = timezone.now()
+    deadlines.charge_turn(game, seat, now)
+    deadlines.start_turn(game, engine.to_move, now)
+    game.ply = engine.entry_count  # the e-mail shows the game as it is now
+    last = engine.last_turn
+    notify(
+        "your_turn",
+        user=game.user_at(engine.to_move),
+        game=game,
+        last_turn=[] if last is None else [str(m) for m in last.moves],
+        lost_turn=last is not None and last.lost,
+    )
 
 
 def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
@@ -208,42 +228,41 @@ def check_version(game: Game, expected_version: int | None) -> None:
         )
 
 
-def save_position(game: Game, position: Position) -> None:
-    """Store the new snapshot and bump the version; settle the match when the game ends."""
-    game.position = to_document(position)
-    game.version += 1
-    game.status = position.status
-    game.to_move = position.seat_name(position.to_move)
-    if position.is_over:
-        game.finished_at = timezone.now()
-        game.deadline = game.reminder_at = None
-        game.ending = position.ending or ""
-        game.stalemate_offer = ""
+def playing_engine(game: Game) -> EngineGame:
+    """The engine game of a game still being played."""
+    if game.state is None:
+        raise ServiceError(409, "GAME_OVER", "the game is over")
+    return engine_game(game)
+
+
+def save(game: Game, engine: EngineGame) -> None:
+    """Store the engine game and bump the version; a game just over tells its players
+    and settles its match."""
+    was_playing = game.state is not None
+    keep(game, engine)
     game.save()
-    if position.is_over:
+    if engine.is_over and was_playing:
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in game.players:
             notify(kind, user=player, game=game)
         if game.match_id is not None:
-            _settle_match(game, position)
+            _settle_match(game, engine)
 
 
-def _settle_match(game: Game, position: Position) -> None:
-    """Add the game's score to the match; deal the next game until a seat reaches the target."""
+def _settle_match(game: Game, engine: EngineGame) -> None:
+    """Add the game's score to the match (R8.7, the engine's rule: the higher total at
+    or over the target wins; on a tie another game is played); deal the next game
+    until the match is won."""
     assert game.match_id is not None
     match = Match.objects.select_for_update().get(pk=game.match_id)
-    match.add_score(position.score or [0] * len(match.letters))
-    totals = match.totals
-    if max(totals) >= match.target:
-        # The highest total wins the match; on a tie, the first seat in order.
-        match.winner = match.letters[totals.index(max(totals))]
+    score = MatchScore(seats=len(match.letters), target=match.target, totals=match.totals)
+    score.add_game(engine.score)
+    match.set_totals(score.totals)
+    if score.winner is not None:
+        match.winner = match.letters[score.winner]
         match.finished_at = timezone.now()
     match.save()
-    if not match.winner:
-        starter = None
-        if match.game_rules().starter == ALTERNATE and game.starter is not None:
-            # The next seat starts.
-            starter = alternating_starter(game.starter, 1, len(match.letters))
+    if score.winner is None:
         start_game(
             game.player_a,
             game.player_b,
@@ -252,40 +271,36 @@ def _settle_match(game: Game, position: Position) -> None:
             rule_options=match.rule_options,
             stop_mode=match.stop_mode,
             match=match,
-            starter=starter,
+            starter=score.next_starter(match.game_rules(), engine.first_seat),
         )
 
 
 def resign(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
-    """R8.6: the user's seat forfeits; the opponent scores 30 + 20 + the resigning seat's count."""
+    """R8.6: the user's seat forfeits; the others score (the engine's forfeit)."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
         check_version(game, expected_version)
-        position = playing_position(game)
-        position.forfeit(seat, BY_RESIGNATION)
-        log_event(game, position, seat, RESIGN)
-        save_position(game, position)
+        engine = playing_engine(game)
+        _act(game, lambda: engine.resign(seat))
+        save(game, engine)
         return game
+
+
+def timeout(game: Game) -> None:
+    """R8.6: the seat to move ran out of time (the deadline sweep checked it under the
+    row lock)."""
+    engine = playing_engine(game)
+    _act(game, lambda: engine.timeout(engine.to_move))
+    save(game, engine)
 
 
 def offer_stalemate(*, game_id: int, user: User) -> Game:
     """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
-        playing_position(game)
-        mine = game.letters[seat]
-        if mine in game.stalemate_offer:
-            raise ServiceError(409, "ALREADY_OFFERED", "you have already agreed to a stalemate")
-        if game.stalemate_offer:
-            offerer = (
-                "your opponent" if len(game.letters) == 2 else game.names()[game.stalemate_offer[0]]
-            )
-            raise ServiceError(
-                409, "OFFER_PENDING", f"{offerer} has offered a stalemate: accept or decline it"
-            )
-        game.stalemate_offer = mine
-        game.version += 1
-        game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        engine = playing_engine(game)
+        _act(game, lambda: engine.offer_stalemate(seat))
+        save(game, engine)
         for other, player in enumerate(game.players):
             if other != seat:
                 notify("stalemate_offer", user=player, game=game)
@@ -294,34 +309,22 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
 
 def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
     """Accept or decline a stalemate offer. The game ends, scored as R8.3, once every
-    seat has agreed (with three seats, both the others must accept); one refusal
-    withdraws the offer."""
+    seat has agreed; one refusal withdraws the offer."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
-        position = playing_position(game)
-        mine = game.letters[seat]
-        if not game.stalemate_offer or mine in game.stalemate_offer:
-            raise ServiceError(409, "NO_OFFER", "no stalemate offer awaits your answer")
-        if accept and len(game.stalemate_offer) + 1 < len(game.letters):
-            game.stalemate_offer += mine  # the others have still to answer
-            game.version += 1
-            game.save(update_fields=["stalemate_offer", "version", "updated_at"])
-        elif accept:
-            position.finish_stalemate(BY_AGREEMENT)
-            log_event(game, position, seat, AGREE_STALEMATE)
-            save_position(game, position)
-        else:
-            game.stalemate_offer = ""
-            game.version += 1
-            game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        engine = playing_engine(game)
+        answer = engine.agree_stalemate if accept else engine.decline_stalemate
+        _act(game, lambda: answer(seat))
+        save(game, engine)
         return game
 
 
-def playing_position(game: Game) -> Position:
-    position = from_document(game.position)
-    if position.is_over:
-        raise ServiceError(409, "GAME_OVER", "the game is over")
-    return position
+def _act(game: Game, action: Callable[[], object]) -> None:
+    """Carry out an engine action; its refusal becomes the API's."""
+    try:
+        action()
+    except GameError as exc:
+        raise refused(game, exc) from None
 
 
 def start_match(
@@ -357,105 +360,3 @@ def start_match(
         match=match,
     )
     return match
-
-
-def _apply_all(game: Game, position: Position, seat: int, moves: Sequence[str]) -> list[str]:
-    """Push each move; the first refusal raises and the transaction rolls everything back."""
-    if position.is_over:
-        raise ServiceError(409, "GAME_OVER", "the game is over")
-    if position.to_move != seat:
-        whose = "your opponent" if len(game.letters) == 2 else game.names()[game.to_move]
-        raise ServiceError(409, "NOT_YOUR_TURN", f"it is {whose}'s turn")
-    classic = game.stop_mode == StopMode.CLASSIC
-    records = []
-    applied = []
-    for i, text in enumerate(moves):
-        if position.is_over or position.to_move != seat:
-            raise ServiceError(
-                409, "NOT_YOUR_TURN", "your turn ended before this move", move=text, index=i
-            )
-        try:
-            move = position.parse(text)
-            turn = position.turns
-            # A classic game accepts a priority slip and records it, unseen (R7.4).
-            violation = position.push(move, classic=classic)
-        except IllegalMove as exc:
-            raise ServiceError(400, exc.code, exc.message, move=text, index=i) from None
-        applied.append(str(move))
-        records.append(
-            MoveRecord(
-                game=game,
-                index=game.ply,
-                seat=game.letters[seat],
-                turn=turn,
-                text=str(move),
-                violation=violation or "",
-            )
-        )
-        game.ply += 1
-        game.current_turn.append(str(move))
-        if position.turns != turn:  # the turn ended with this move
-            game.last_turn = {
-                "seat": game.letters[seat],
-                "moves": game.current_turn,
-                "start": game.ply - len(game.current_turn),
-            }
-            game.current_turn = []
-    MoveRecord.objects.bulk_create(records)
-    if position.to_move != seat and not position.is_over:
-        now = timezone.now()
-        deadlines.charge_turn(game, seat, now)
-        deadlines.start_turn(game, position.to_move, now)
-    return applied
-
-
-def log_event(game: Game, position: Position, seat: int, event: str) -> None:
-    """Append an event that is not a move to the log: a resignation, a timeout, an agreed
-    stalemate, a Stop! call, a turn lost to wrong calls (``EVENTS``, ``STOP_PREFIX``)."""
-    MoveRecord.objects.create(
-        game=game, index=game.ply, seat=game.letters[seat], turn=position.turns, text=event
-    )
-    game.ply += 1
-
-
-def rebuild_position(game: Game, upto: int | None = None) -> Position:
-    """Deal the game's seed and replay its log (the first ``upto`` entries, or all of it):
-    the whole log must rebuild the stored snapshot."""
-    position = deal(game.seed, game.game_rules(), starter=game.starter)
-    records = game.moves.order_by("index")
-    if upto is not None:
-        records = records.filter(index__lt=upto)
-    classic = game.stop_mode == StopMode.CLASSIC
-    # A Stop! rolls back to the start of the offender's turn: a classic game keeps it.
-    turn_start = position.copy() if classic else position
-    last_start = turn_start
-    turn_moves: list[Move] = []
-    last_moves: list[Move] = []
-    for record in records.values_list("seat", "text"):
-        seat = game.letters.index(record[0])
-        text = record[1]
-        if text == RESIGN:
-            position.forfeit(seat, BY_RESIGNATION)
-        elif text == TIMEOUT:
-            position.forfeit(seat, BY_TIMEOUT)
-        elif text == AGREE_STALEMATE:
-            position.finish_stalemate(BY_AGREEMENT)
-        elif text.startswith(STOP_PREFIX) or text == LOSES_TURN:
-            if text == LOSES_TURN:
-                position.stop_turn()
-            else:
-                number, correction = read_stop_event(text)
-                position = call_stop(
-                    last_start, last_moves, number - 1, last_start.parse(correction)
-                )
-            turn_start, turn_moves = position.copy(), []
-        else:
-            move = position.parse(text)
-            turn = position.turns
-            position.push(move, by_seat=seat, classic=classic)
-            if classic:
-                turn_moves.append(move)
-                if position.turns != turn:
-                    last_start, last_moves = turn_start, turn_moves
-                    turn_start, turn_moves = position.copy(), []
-    return position

@@ -20,7 +20,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import invitations
-from games.engine import from_document, seed_commitment, view
+from games.engine import Game as EngineGame
+from games.engine import seed_commitment, view
 from rbank_site.errors import ServiceError
 
 from . import challenges, rules_catalog, selectors, services, stops
@@ -28,6 +29,7 @@ from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
 from .results import result_line
+from .store import engine_game
 
 
 def _user(request: HttpRequest) -> User:
@@ -167,34 +169,26 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
 # ----------------------------------------------------------------------- the game page
 
 
-def _last_turn_start(game: Game) -> int:
-    """The log index where the last finished turn began (what a player may step through)."""
-    start = game.last_turn.get("start")
-    if isinstance(start, int):
-        return start
-    return game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
-
-
 def _game_context(
     game: Game, seat: int, refusal: str | None = None, typed: str = ""
 ) -> dict[str, Any]:
-    position = from_document(game.position)
-    state = selectors.game_state(game, seat, position)
+    engine = engine_game(game)
+    state = selectors.game_state(game, seat, engine)
     names = state["players"]
-    last = game.last_turn
+    last = state["last_turn"]
     board = build_board(
         state["position"],
         names=names,
         legal_moves=state["legal_moves"],
-        last_turn=(last.get("seat"), last.get("moves", [])),
+        last_turn=(last["seat"], last["moves"]),
     )
     if state["your_turn"]:
-        slips = selectors.slip_actions(game, position)
+        slips = selectors.accepted_actions(engine, seat)
         board.can_turn |= "T" in slips
         board.can_discard |= "C-W" in slips
         board.can_end |= "E" in slips
-    first_step = _last_turn_start(game)
-    finished = position.is_over
+    indexes = [] if engine.last_turn is None else list(engine.last_turn.indexes)
+    offer = game.stalemate_offer
     return {
         "game": game,
         "state": state,
@@ -205,32 +199,27 @@ def _game_context(
         ),
         "refusal": refusal,
         "typed": typed,  # a refused line, back in the box to be corrected
-        "finished": finished,
-        "last_turn": last.get("moves", []),
-        "last_mover": names.get(last.get("seat", ""), ""),
-        "last_turn_steps": list(
-            zip(
-                last.get("moves", []),
-                range(first_step + 1, game.ply + 1),
-                range(1, len(last.get("moves", [])) + 1),
-                strict=False,
-            )
-        ),
-        "stopped": last.get("stopped"),
-        "correction": last.get("correction"),
-        "lost_turn": bool(last.get("lost")),
+        "finished": engine.is_over,
+        "last_turn": last["moves"],
+        "last_mover": names.get(last["seat"] or "", ""),
+        "last_turn_steps": [
+            (move, index + 1, number)
+            for number, (move, index) in enumerate(zip(last["moves"], indexes, strict=True), 1)
+        ],
+        "stopped": last["stopped"],
+        "correction": last["correction"],
+        "lost_turn": last["lost"],
         "can_call_stop": state["can_call_stop"],
         "my_wrong_calls": state["wrong_calls"][game.letters[seat]],
-        "replay_from": first_step,
+        "replay_from": engine.last_turn.start if engine.last_turn is not None else 0,
         "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
-        "offer_from_opponent": bool(game.stalemate_offer)
-        and game.letters[seat] not in game.stalemate_offer,
-        "offer_from_me": game.stalemate_offer[:1] == game.letters[seat],
-        "offered_by": names.get(game.stalemate_offer[:1], ""),
+        "offer_from_opponent": bool(offer) and game.letters[seat] not in offer,
+        "offer_from_me": offer[:1] == game.letters[seat],
+        "offered_by": names.get(offer[:1], ""),
         "offer_sentence": (
-            f"{names[game.stalemate_offer]} offers"
-            if len(game.stalemate_offer) == 1
-            else " and ".join(names[letter] for letter in game.stalemate_offer) + " agree"
+            f"{names[offer]} offers"
+            if len(offer) == 1
+            else " and ".join(names[letter] for letter in offer) + " agree"
         ),
         "result": result_line(game, seat),
         "to_move_name": names[game.to_move],
@@ -396,20 +385,29 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through the game. While it is played: the last turn and the one under way,
     each step as the player saw the table then. Once over: every step from the deal,
-    every card face up."""
+    every card face up. A step ``n`` is the table after the record's first ``n``
+    entries."""
     game, seat = _player_game(request, game_id)
-    finished = game.status != Game.Status.PLAYING
-    log = selectors.move_log(game)
-    first = 0 if finished else _last_turn_start(game)
+    engine = engine_game(game)
+    finished = engine.is_over
+    if finished:
+        log = selectors.move_log(engine)
+        first, last = 0, engine.entry_count
+    else:
+        log = _recent_log(engine)
+        recent = dict(engine.recent_steps())
+        first, last = min(recent, default=0), max(recent, default=0)
     raw = request.GET.get("step", "")
     step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else first
-    step = min(max(step, first), game.ply)
-    position = services.rebuild_position(game, upto=step)
-    seen = revealed_view(position) if finished else view(position, seat)
+    step = min(max(step, first), last)
+    if finished:
+        seen = revealed_view(engine.position_at(step))
+    else:  # events between moves change no card: the table after the move before
+        seen = view(recent[max(s for s in recent if s <= step)], seat) if recent else {}
     names = game.names()
-    previous = log[step - 1] if step > 0 else None
+    previous = next((entry for entry in log if entry["index"] == step - 1), None)
     board = build_board(
-        seen,
+        seen or engine.view(seat),
         names=names,
         last_turn=(previous["seat"], [previous["move"]]) if previous else (None, []),
     )
@@ -419,8 +417,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "seat": game.letters[seat],
         "step": step,
         "first": first,
-        "last": game.ply,
-        "entries": log[first:],
+        "last": last,
+        "entries": log,
         "previous": previous,
         "finished": finished,
         "names": names,
@@ -429,6 +427,25 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "result": result_line(game, seat),
     }
     return render(request, "games/replay.html", context)
+
+
+def _recent_log(engine: EngineGame) -> list[dict[str, Any]]:
+    """The moves a player may step through while the game is played (the last turn and
+    the one under way), as the log lists them."""
+    rows = []
+    for turn in (engine.last_turn,):
+        if turn is not None:
+            letter = engine.letter(turn.seat)
+            rows += [
+                {"index": i, "seat": letter, "move": str(m)}
+                for m, i in zip(turn.moves, turn.indexes, strict=True)
+            ]
+    letter = engine.letter(engine.to_move)
+    rows += [
+        {"index": i, "seat": letter, "move": str(m)}
+        for m, i in zip(engine.current_turn, engine.current_indexes, strict=True)
+    ]
+    return rows
 
 
 @login_required

@@ -13,10 +13,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from .cards import ACE, FACE_MASK, JOKER, SUITS, Card, full_pack, make_card, rank_of, suit_of
-from .position import Position, SeatPiles
+from .cards import ACE, SUITS, Card, full_pack, make_card, rank_of, suit_of
+from .families import family_of
+from .position import Position
 from .rules import CUT_HIGHER, CUT_LOWER, HIGHER_RESERVE, PRESETS, TABLEAU, Rules
-from .shuffle import DEAL_DOMAIN, SeedStream, reshuffle_key
+from .shuffle import DEAL_DOMAIN, SeedStream
 
 __all__ = [
     "DEAL_DOMAIN",
@@ -49,31 +50,10 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
     """
     rules = rules if rules is not None else PRESETS["pagat"]
     stream = SeedStream(seed)
+    family = family_of(rules)
     position = Position(rules)
-    hps = rules.houses_per_seat
-    down = rules.face_down_tableau * hps  # V7: face-down rows, dealt before the face-up one
-    for s, pack in enumerate(seat_cards(stream, rules)):
-        size = rules.reserve_size
-        if size + down + hps > len(pack):
-            raise ValueError(f"{len(pack)} cards are too few for this layout")
-        reserve = pack[:size]
-        rows = pack[size : size + down]
-        houses = pack[size + down : size + down + hps]
-        hand = pack[size + down + hps :]
-        position.seats[s] = SeatPiles(reserve=reserve, hand=hand)
-        for k, card in enumerate(houses):
-            if card & FACE_MASK == JOKER:  # G3: put aside; the house takes the next card
-                position.set_aside.append(card)
-                card = hand.pop()
-            position.houses[s * hps + k] = [card]
-            position.houses_down[s * hps + k] = rows[k::hps]
-    for seat in position.seats:  # G3: a joker on top of a reserve is put aside
-        position.set_aside_jokers(seat)
-    if rules.reserve_face_down or rules.stock_face_down:  # V9, V14: no reserve card is seen
-        for seat in position.seats:
-            seat.reserve, seat.reserve_down = [], seat.reserve
-    if rules.shuffle_waste:  # V13
-        position.reshuffle_key = reshuffle_key(seed)
+    family.lay_out(position, seat_cards(stream, rules, family.jokers), rules.face_down_tableau)
+    position.after_deal(seed)  # V9, V14: reserves face down; V13: the reshuffle key
     if starter is None:
         position.to_move = first_seat(position, stream)
     elif 0 <= starter < rules.seats:
@@ -84,12 +64,12 @@ def deal(seed: int | str, rules: Rules | None = None, *, starter: int | None = N
     return position
 
 
-def seat_cards(stream: SeedStream, rules: Rules) -> list[list[Card]]:
+def seat_cards(stream: SeedStream, rules: Rules, jokers: int = 0) -> list[list[Card]]:
     """The cards each seat plays with, shuffled from the seed (R2.1): its own pack
     when there is one pack per seat; else every pack (and G3's jokers) shuffled
     together once and shared, by suits when the rules give each seat its suits
     (``seat_suits``, G2), else in equal shares (G3, G4)."""
-    if rules.packs == rules.seats and not rules.jokers:
+    if rules.packs == rules.seats and not jokers:
         out = []
         for s in range(rules.seats):
             pack = full_pack(s)
@@ -97,7 +77,7 @@ def seat_cards(stream: SeedStream, rules: Rules) -> list[list[Card]]:
             out.append(pack)
         return out
     pool = [card for p in range(rules.packs) for card in full_pack(p)]
-    pool += [make_card(0, 0, rules.packs)] * rules.jokers  # G3: the joker is pack C's
+    pool += [make_card(0, 0, rules.packs)] * jokers  # G3: the joker is pack C's
     stream.shuffle(pool)
     if rules.seat_suits:
         return [[c for c in pool if SUITS[suit_of(c)] in suits] for suits in rules.seat_suits]

@@ -38,6 +38,7 @@ from .cards import (
     rank_of,
 )
 from .errors import BadPosition
+from .families import family_of
 from .position import PLAYING, STALEMATE, WON, Position, SeatPiles
 from .rules import rules_from_document
 
@@ -114,10 +115,10 @@ def to_document(position: Position) -> dict[str, Any]:
         doc["engine"]["reserve_down"] = {
             letters[i]: bool(seat.reserve_down) for i, seat in enumerate(position.seats)
         }
-    if position.rules.jokers or position.set_aside:  # G3
+    if position.family.jokers or position.set_aside:  # G3
         doc["engine"]["set_aside"] = _names(position.set_aside)
         packs["set_aside"] = _packs(position.set_aside, letters)
-    if position.rules.retire_first_empty_house:  # G3
+    if position.family.retires_houses:  # G3
         doc["engine"]["retired_house"] = position.retired_house
     if rules.compulsory_after_runs:  # V14 (S11)
         doc["engine"]["new_hands"] = dict(zip(letters, position.new_hands, strict=True))
@@ -220,13 +221,16 @@ def from_document(doc: object) -> Position:
     rules = rules_from_document(doc.get("rules"))
     letters = rules.seat_names
     one_pack = rules.packs == 1  # G2, G4: every card is of pack A
-    reader = _Reader(doc, letters, letters[:1] if one_pack else letters, jokers=rules.jokers > 0)
+    family = family_of(rules)
+    reader = _Reader(doc, letters, letters[:1] if one_pack else letters, jokers=family.jokers > 0)
     hps = rules.houses_per_seat
     foundations = reader.pile_list(doc, "foundations", rules.foundations, [0] * rules.foundations)
     house_packs = [0 if one_pack else h // hps for h in range(rules.houses)]
     houses = reader.pile_list(doc, "houses", rules.houses, house_packs)
     houses_down = None
     if "houses_down" in reader.engine:  # V7
+        if not rules.face_down_tableau:
+            raise BadPosition("engine.houses_down: these rules deal no face-down house cards")
         houses_down = reader.pile_list(reader.engine, "houses_down", rules.houses, house_packs)
         for i, (up, down) in enumerate(zip(houses, houses_down, strict=True)):
             if down and not up:
@@ -259,6 +263,8 @@ def from_document(doc: object) -> Position:
     if rules.stock_face_down:  # V14: the bottom cards of each stock lie face down
         _read_stock(reader, letters, seats)
     else:
+        if any(down.values()) and not rules.reserve_face_down:
+            raise BadPosition("engine.reserve_down: these rules deal every reserve face up")
         for letter, seat in zip(letters, seats, strict=True):
             if down.get(letter):  # V9: this reserve is still face down
                 seat.reserve, seat.reserve_down = [], seat.reserve
@@ -279,6 +285,8 @@ def from_document(doc: object) -> Position:
         )
     retired = reader.engine.get("retired_house")
     if retired is not None:  # G3
+        if not family.retires_houses:
+            raise BadPosition("engine.retired_house: no house leaves play in these rules")
         if not (isinstance(retired, int) and 0 <= retired < rules.houses) or houses[retired]:
             raise BadPosition("engine.retired_house must be the index of an empty house or null")
         position.retired_house = retired

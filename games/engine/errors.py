@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from .messages import render
+
 #: Violations, in the order that decides which code a move gets when several apply.
 #: S8 (V4, release a buried card), S6 (V5, compulsory loading) and S7 (V12, reserve
 #: to a house) exist only under those rule options; like S1 and S2 they name an
@@ -33,7 +35,7 @@ REFUSALS: Final = (
 
 
 class RulesError(ValueError):
-    """Base of everything the engine refuses: ``code`` for programs, ``str()`` for people."""
+    """Base of everything the engine refuses: ``code`` for programs, ``message`` for people."""
 
     code: str = "BAD_INPUT"
 
@@ -47,11 +49,27 @@ class RulesError(ValueError):
         return str(self.args[0])
 
 
-class IllegalMove(RulesError):
-    """A move the rules refuse. ``code`` is one of ``VIOLATIONS`` or ``REFUSALS``."""
+class Refusal(RulesError):
+    """A refusal as data: its ``code``, the ``reason`` (a key of the message catalogue,
+    ``messages.MESSAGES``) and its ``params`` (cards and piles in the notation). The
+    English sentence is made only when somebody reads ``message``."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message, code)
+    def __init__(self, code: str, reason: str, **params: object) -> None:
+        ValueError.__init__(self, code, reason)
+        self.code = code
+        self.reason = reason
+        self.params: dict[str, object] = params
+
+    @property
+    def message(self) -> str:
+        return render(self.reason, self.params)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class IllegalMove(Refusal):
+    """A move the rules refuse. ``code`` is one of ``VIOLATIONS`` or ``REFUSALS``."""
 
     @property
     def is_violation(self) -> bool:
@@ -59,10 +77,10 @@ class IllegalMove(RulesError):
 
 
 class BadNotation(IllegalMove):
-    """Text that is not a move in the notation (NOTATION.md)."""
+    """Text that is not a move in the notation (docs/notation.md)."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__("BAD_NOTATION", message)
+    def __init__(self, reason: str, **params: object) -> None:
+        super().__init__("BAD_NOTATION", reason, **params)
 
 
 class BadPosition(RulesError):
@@ -71,7 +89,31 @@ class BadPosition(RulesError):
     code = "BAD_POSITION"
 
 
-class WrongStop(RulesError):
+class WrongStop(Refusal):
     """A Stop! call that names a move holding no violation (R7.5)."""
 
-    code = "WRONG_STOP"
+    def __init__(self, reason: str, **params: object) -> None:
+        Refusal.__init__(self, "WRONG_STOP", reason, **params)
+
+
+class GameError(Refusal):
+    """A game action the rules refuse (``game.Game``): not this seat's turn, the game
+    over, a Stop! call out of its window... The reason defaults to the code's."""
+
+    def __init__(self, code: str, reason: str | None = None, **params: object) -> None:
+        Refusal.__init__(self, code, reason or code.lower(), **params)
+
+
+class MoveRefused(GameError):
+    """Move number ``index`` (0-based) of a list of moves, ``move`` as it was sent, was
+    refused: the refusal's code, reason and parameters, with ``move`` and ``index``."""
+
+    def __init__(self, refusal: Refusal, move: str, index: int) -> None:
+        Refusal.__init__(
+            self, refusal.code, refusal.reason, **refusal.params, move=move, index=index
+        )
+
+
+class WrongCallError(GameError, WrongStop):
+    """R7.5: a Stop! call on a clean move. It is recorded and counted before this is
+    raised: ``wrong_calls`` (the caller's count) and ``turn_lost`` are in ``params``."""

@@ -97,21 +97,21 @@ def _parse_pile(
         number = int(name[1:])
         count = foundations if name[0] == "F" else houses
         if not 1 <= number <= count:
-            raise BadNotation(f"there is no pile {name}: piles are numbered 1 to {count}")
+            raise BadNotation("no_such_pile", name=name, count=count)
         return (FOUNDATION if name[0] == "F" else HOUSE), number - 1
     if name in ("R", "W", "C"):
         return {"R": RESERVE, "W": WASTE, "C": TURNED}[name], 0
     if name[:2] in ("OR", "OW"):
         distance = int(name[2:]) if _is_number(name[2:]) else (1 if name[2:] == "" else 0)
         if not 1 <= distance < seats:
-            raise BadNotation(f"there is no opponent's pile {name}")
+            raise BadNotation("no_such_opponent_pile", name=name)
         return (OPP_RESERVE if name[1] == "R" else OPP_WASTE), distance
     if len(name) == 2 and name[0] in "RW" and name[1] in SEAT_NAMES[:seats]:
         distance = (SEAT_NAMES.index(name[1]) - mover) % seats
         if distance == 0:
             return (RESERVE if name[0] == "R" else WASTE), 0
         return (OPP_RESERVE if name[0] == "R" else OPP_WASTE), distance
-    raise BadNotation(f"{name!r} is not a pile (F1-F{foundations}, H1-H{houses}, R, W, C, OR, OW)")
+    raise BadNotation("not_a_pile", name=name, foundations=foundations, houses=houses)
 
 
 @lru_cache(maxsize=4096)
@@ -124,9 +124,7 @@ def _parse(text: str, mover: int, seats: int, foundations: int, houses: int) -> 
         return TURN_STOCK_MOVE
     parts = text.split("-")
     if len(parts) != 2 or not parts[0] or not parts[1]:
-        raise BadNotation(
-            f"{text!r} is not a move: write SOURCE-DESTINATION (e.g. R-F3), T, TR or E"
-        )
+        raise BadNotation("not_a_move_shape", text=text)
     src, si = _parse_pile(parts[0], mover, seats, foundations, houses)
     dst, di = _parse_pile(parts[1], mover, seats, foundations, houses)
     if src == TURNED and dst == WASTE:
@@ -139,5 +137,5 @@ def parse_move(
 ) -> Move:
     """Read one move. Raises ``BadNotation`` (code ``BAD_NOTATION``) for anything else."""
     if not isinstance(text, str) or len(text) > 16:
-        raise BadNotation(f"{str(text)[:20]!r} is not a move")
+        raise BadNotation("not_a_move", text=str(text)[:20])
     return _parse(text.strip().upper(), mover, seats, foundations, houses)

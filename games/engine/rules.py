@@ -1,15 +1,18 @@
 """The rules object: the layout and the options a game is played with.
 
-Everything that differs between the rule families of RULES.md §9 is a field
-here, read by the engine where the rule applies. A preset is a named ``Rules``
-value; ``pagat`` (RULES.md §1-8) is the default, and every option's default is
-pagat's behaviour. ``docs/variants.md`` explains each option and preset and the
-choices made where the sources are vague.
+A ``Rules`` value names its family (the standard game, Foster's two-pack game, the
+one-pack game, the three-player game, Foster's one-pack game: ``families.py`` holds
+what each changes), its layout, and the options of docs/rules.md §9. Each option is
+declared once, with ``option()``: its rule id, default, allowed values, source and
+description; the option catalogue, the document limits and the descriptions are
+read from those declarations. A preset is a named ``Rules`` value; ``pagat`` is the
+default, and every option's default is its behaviour. ``docs/variants.md`` explains
+each option and preset and the choices made where the sources are vague.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Final
 
 from .errors import BadPosition
@@ -37,109 +40,244 @@ RELEASE_FEWEST: Final = "fewest"
 RELEASES: Final = (RELEASE_OFF, RELEASE_ON, RELEASE_FEWEST)
 
 
+#: The game families (docs/variants.md): each has its own deal, and the rules its
+#: family object (``families.py``) changes. A preset belongs to one family.
+STANDARD: Final = "standard"  # RULES.md §1-8, and every option of §9
+FOSTER: Final = "foster"  # V14, Foster's two-pack game
+ONE_PACK: Final = "one-pack"  # G2
+THREE_PLAYER: Final = "three-player"  # G3
+FOSTER_ONE_PACK: Final = "foster-one-pack"  # G4
+FAMILIES: Final = (STANDARD, FOSTER, ONE_PACK, THREE_PLAYER, FOSTER_ONE_PACK)
+
+
+def option(
+    rule_id: str, default: Any, allowed: range | tuple[Any, ...], source: str, description: str
+) -> Any:
+    """Declare a rule option (a field of ``Rules``): its rule id in docs/rules.md §9,
+    default (the standard game's behaviour), allowed values, source text, and the
+    description players read. The catalogue, the limits and the descriptions are
+    read from these declarations."""
+    return field(
+        default=default,
+        metadata={
+            "rule_id": rule_id,
+            "allowed": allowed,
+            "source": source,
+            "description": description,
+        },
+    )
+
+
+def limited(default: Any, allowed: range | tuple[Any, ...]) -> Any:
+    """A field of the layout, caps or scoring that a document may set within ``allowed``."""
+    return field(default=default, metadata={"allowed": allowed})
+
+
+ON_OFF: Final = (False, True)
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """How a game is laid out and played. Immutable; compare and hash by value."""
 
     preset: str = "pagat"
-    #: Number of seats (R1.1). Three-seat layouts are representable (G3).
-    seats: int = 2
-    #: Cards in each seat's reserve at the deal (R2.2; V2 allows 11 or 12, the hand
-    #: takes the rest of the pack).
-    reserve_size: int = 13
+    #: The family the preset belongs to (``FAMILIES``): fixed by the preset.
+    family: str = STANDARD
+    #: Number of seats (R1.1): two, or three in the three-player game (G3).
+    seats: int = limited(2, range(2, 4))
     #: Houses dealt by each seat (R2.3): seat s deals houses s*n .. s*n+n-1.
-    houses_per_seat: int = 4
+    houses_per_seat: int = limited(4, range(1, 7))
     #: Foundations in the middle (R1.3): four per pack.
-    foundations: int = 8
+    foundations: int = limited(8, range(1, 13))
     #: Packs in play (R1.1): one per seat, or a single pack shared (G2, G4).
     packs: int = 2
     #: G2: with one pack, the suits each seat plays with, one string of suit letters
     #: per seat (``("HC", "SD")``); empty: a one-pack deal halves the shuffled pack.
     seat_suits: tuple[str, ...] = ()
-    #: G4 (Foster's one-pack game), fixed by its preset like the layout:
-    #: houses are built up as well as down (with ``houses_same_suit``: in suit) ...
-    build_both_ways: bool = False
-    #: ... the King and the Ace are neighbours, for houses and for loading ...
-    wrap_ranks: bool = False
-    #: ... only the turned card and the own waste's top may load, never a house card ...
-    load_from_houses: bool = True
-    #: ... the top card of the opponent's waste may be built on a house ...
-    take_opponent_waste: bool = False
-    #: ... with no reserve, empty houses are filled from the own waste before turning
-    #: (P3 with the waste, violation S3) ...
-    fill_from_waste: bool = False
-    #: ... and a house holding a whole suit is closed: nothing leaves or joins it.
-    complete_suits_closed: bool = False
-    #: G3: jokers shuffled in with the packs. The packs are then pooled and dealt out
-    #: in equal shares, and a joker is set aside, out of the game, as soon as it shows.
-    jokers: int = 0
-    #: G3: the first house to be emptied leaves play for the rest of the game.
-    retire_first_empty_house: bool = False
     #: R7.6: moves per turn before only foundation moves, T, C-W and E remain.
-    max_turn_moves: int = 500
+    max_turn_moves: int = limited(500, range(1, 100_001))
     #: R8.4 backstop: a game reaching this many turns ends in stalemate.
-    max_turns: int = 2000
+    max_turns: int = limited(2000, range(1, 1_000_001))
     #: R8.2 and R8.6.
-    win_bonus: int = 30
-    forfeit_penalty: int = 20
+    win_bonus: int = limited(30, range(0, 1001))
+    forfeit_penalty: int = limited(20, range(0, 1001))
     #: R8.7 default match target.
-    match_target: int = 300
-    #: V1: the top card of the mover's own waste is available (source ``W``).
-    own_waste_available: bool = False
-    #: V3: how the first seat is chosen (one of ``STARTERS``).
-    starter: str = LOWER_RESERVE
-    #: V4: with no foundation move open, a house card buried under others that fits a
-    #: foundation must be released when its covering cards can all be moved off
-    #: (violation S8): ``on`` by any release, ``fewest`` by one of the shortest.
-    strict_release: str = RELEASE_OFF
-    #: V5: with no foundation move open, a possible load of an opponent's pile comes
-    #: before every other move, turn, discard or ``E`` (violation S6).
-    compulsory_loading: bool = False
-    #: V6: while the reserve has cards, no hand card is turned as long as a house could
-    #: be emptied by moving its cards elsewhere (violation S9); P3 then fills it.
-    make_spaces: bool = False
-    #: V7: rows of face-down cards dealt under the houses (0, 1 or 2); each is turned up
-    #: when the cards on it have gone.
-    face_down_tableau: int = 0
-    #: V7, pagat's fourth strict rule: with no foundation move open, the face-up cards
-    #: on a face-down house card must be moved off when they all can be (violation S10).
-    uncover_compulsory: bool = False
-    #: V9: every reserve is dealt face down and turned up at its seat's first turn,
-    #: once no house card can go to a foundation.
-    reserve_face_down: bool = False
-    #: V8: turning a hand card as the first action of a turn breaks no priority
-    #: (P1-P3 and the compulsory moves of V5 and V12).
-    lenient_turn: bool = False
-    #: V10: a run of cards, each fitting on the one below it, moves from house to
-    #: house as a group: ``H3-H5`` moves the run whose lowest card fits H5's top.
-    group_moves: bool = False
-    #: V11: houses are built down in the same suit, not in alternating colours.
-    houses_same_suit: bool = False
-    #: V12: a reserve card that fits a house goes there before any other
-    #: non-foundation move, turn, discard or ``E`` (violation S7).
-    reserve_to_house_compulsory: bool = False
-    #: V13: the waste is shuffled when it is turned over to become the new hand.
-    shuffle_waste: bool = False
-    #: V14 (Foster's two-pack game), each on its own: the whole reserve ("stock") is
-    #: dealt face down and nothing turns up by itself; ``TR`` turns its top card face
-    #: up, once no card of it is face up; P3 then fills the spaces from it.
-    stock_face_down: bool = False
-    #: V14: the top card of the opponent's face-up reserve and of its waste are
-    #: available, to a foundation (so P2 makes them compulsory there) or onto a house card.
-    take_from_opponent: bool = False
-    #: V14: no waste card, the mover's own or the opponent's, goes into an empty house.
-    waste_never_fills_spaces: bool = False
-    #: V14: a house card may load the opponent only before the mover has played a card
-    #: of its own (reserve, turned card or waste) in the turn.
-    house_loads_first: bool = False
-    #: V14: before the first card move of a turn only one card may be turned (``T`` or
-    #: ``TR``), unless no card move is open (refusal ``ONE_CARD_FIRST``).
-    one_card_first: bool = False
-    #: V14: once a seat's waste has become its hand twice, a playable reserve card must
-    #: be played; three times, a playable turned card or own waste top too (Stop! S11).
-    compulsory_after_runs: bool = False
-    #: V14: a stalemate, found or agreed, scores nothing for either seat.
-    stalemate_scores_nothing: bool = False
+    match_target: int = limited(300, range(1, 100_001))
+    own_waste_available: bool = option(
+        "V1",
+        False,
+        ON_OFF,
+        "000 variations; 001",
+        "the top card of your own waste is available: it must go to a foundation when "
+        "it fits, and it may be built on a house or loaded on your opponent (move source W).",
+    )
+    #: Cards in each seat's reserve at the deal (R2.2); the hand takes the rest.
+    reserve_size: int = option(
+        "V2",
+        13,
+        RESERVE_SIZES,
+        "000 variations",
+        "each reserve is dealt with 11, 12 or 13 cards; the hand takes the rest.",
+    )
+    starter: str = option(
+        "V3",
+        LOWER_RESERVE,
+        STARTERS,
+        "000 variations; 001 pp.2-3; 003",
+        "who starts: the lower reserve card (standard), the higher reserve card (ace "
+        "high, then spades, hearts, diamonds, clubs), a cut for the lower or the higher "
+        "card, the houses alone, or, in a match, the seats in turn.",
+    )
+    strict_release: str = option(
+        "V4",
+        RELEASE_OFF,
+        RELEASES,
+        "000 stricter rule 1",
+        "when nothing can go to a foundation but a card buried in a house could, the "
+        "cards covering it must be moved off so that it can go up, whenever they can all be "
+        "moved (Stop! code S8); a stricter form asks for the fewest moves that do it.",
+    )
+    compulsory_loading: bool = option(
+        "V5",
+        False,
+        ON_OFF,
+        "000 stricter rule 2",
+        "when nothing can go to a foundation, a card that can be loaded on your "
+        "opponent's reserve or waste must be loaded before any other move, turn or discard "
+        "(Stop! code S6).",
+    )
+    make_spaces: bool = option(
+        "V6",
+        False,
+        ON_OFF,
+        "000 stricter rule 3",
+        "before turning your hand card, make every space you can by moving house cards "
+        "elsewhere, and fill each from your reserve (Stop! code S9).",
+    )
+    face_down_tableau: int = option(
+        "V7",
+        0,
+        FACE_DOWN_ROWS,
+        "000 variant tableau; 003",
+        "one or two rows of face-down cards are dealt under the houses; a face-down "
+        "card is turned up as soon as the cards on it have gone, and the hand is smaller.",
+    )
+    uncover_compulsory: bool = option(
+        "V7",
+        False,
+        ON_OFF,
+        "000 variant tableau",
+        "when nothing can go to a foundation, the cards lying on a face-down house "
+        "card must be moved off it whenever they all can be (Stop! code S10).",
+    )
+    reserve_face_down: bool = option(
+        "V9",
+        False,
+        ON_OFF,
+        "000 variations",
+        "the whole reserve is dealt face down; at your first turn the house cards that "
+        "fit a foundation go there first, then your reserve card is turned up.",
+    )
+    lenient_turn: bool = option(
+        "V8",
+        False,
+        ON_OFF,
+        "000 less strict priorities",
+        "you may turn your hand card as the very first action of your turn, even while "
+        "a compulsory move waits or a house is empty; the compulsory moves then follow.",
+    )
+    group_moves: bool = option(
+        "V10",
+        False,
+        ON_OFF,
+        "000, after David Crossley",
+        "a run of house cards in sequence moves as a group onto a house whose top card "
+        "takes its lowest card; the cards above a moved card always go with it.",
+    )
+    houses_same_suit: bool = option(
+        "V11",
+        False,
+        ON_OFF,
+        "003, older rule",
+        "houses are built down in the same suit (a 7 of hearts on the 8 of hearts) "
+        "instead of in alternating colours, as in older descriptions of the game.",
+    )
+    reserve_to_house_compulsory: bool = option(
+        "V12",
+        False,
+        ON_OFF,
+        "003 compulsory moves",
+        "when your reserve card fits a house (an empty one included) it must go there "
+        "before any other move that is not to a foundation, and before turning or "
+        "discarding (Stop! code S7).",
+    )
+    shuffle_waste: bool = option(
+        "V13",
+        False,
+        ON_OFF,
+        "003",
+        "when your hand is used up, your waste is shuffled as it becomes your new "
+        "hand, instead of being turned over in order.",
+    )
+    stock_face_down: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 pp.2, 7",
+        "the whole reserve is dealt face down and nothing turns up by itself: you turn "
+        "its top card with TR when none of it is face up; a card you do not play stays face "
+        "up on it, and empty houses must be filled from it before you turn a hand card.",
+    )
+    take_from_opponent: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 pp.8-9",
+        "the top cards of your opponent's face-up reserve and of its waste are "
+        "available to you: to a foundation (where they must go when they fit) or onto a "
+        "house card (move sources OR and OW).",
+    )
+    waste_never_fills_spaces: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 p.9",
+        "no waste card, yours or your opponent's, may go into an empty house; reserve "
+        "and hand cards may.",
+    )
+    house_loads_first: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 p.9",
+        "a house card may be loaded on your opponent only before you have played a "
+        "card of your own (reserve, hand or waste) in the turn; those may load at any time.",
+    )
+    one_card_first: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 p.15",
+        "before the first card move of a turn you may turn only one card, from your "
+        "hand (T) or your reserve (TR), not one of each, unless no card can be moved.",
+    )
+    compulsory_after_runs: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 p.17",
+        "once your waste has become your hand twice, a playable reserve card must be "
+        "played before you turn, discard or end; three times, your playable turned card "
+        "and waste top too (Stop! code S11).",
+    )
+    stalemate_scores_nothing: bool = option(
+        "V14",
+        False,
+        ON_OFF,
+        "001 p.16",
+        "a stalemate, found by the engine or agreed, is a draw and scores nothing for "
+        "either player.",
+    )
 
     @property
     def houses(self) -> int:
@@ -165,7 +303,7 @@ class Rules:
             codes.add("S7")  # it covers P3 too: an empty house takes the reserve card
         elif self.reserve_size:
             codes.add("S3")
-        if self.fill_from_waste and self.own_waste_available:
+        if self.family == FOSTER_ONE_PACK and self.own_waste_available:
             codes.add("S3")  # G4: P3 with the waste
         if self.stock_face_down and self.reserve_size:
             codes.add("S3")  # V14: a space waits for a stock card still face down (not S7)
@@ -188,6 +326,26 @@ class Rules:
         return {"preset": self.preset, **changed}
 
 
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One rule option as ``option()`` declared it."""
+
+    name: str
+    rule_id: str
+    default: Any
+    allowed: range | tuple[Any, ...]
+    source: str
+    description: str
+
+
+#: Every option, in declaration order.
+OPTIONS: Final = tuple(
+    OptionSpec(f.name, default=f.default, **f.metadata)
+    for f in fields(Rules)
+    if "rule_id" in f.metadata
+)
+
+
 PRESETS: Final[dict[str, Rules]] = {
     "pagat": Rules(),
     "pagat-lenient": Rules(preset="pagat-lenient", lenient_turn=True),
@@ -208,6 +366,7 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
     "one-pack": Rules(
         preset="one-pack",
+        family=ONE_PACK,
         packs=1,
         seat_suits=("HC", "SD"),
         houses_per_seat=3,
@@ -216,6 +375,7 @@ PRESETS: Final[dict[str, Rules]] = {
     ),
     "foster-one-pack": Rules(
         preset="foster-one-pack",
+        family=FOSTER_ONE_PACK,
         packs=1,
         foundations=0,
         reserve_size=0,
@@ -224,24 +384,18 @@ PRESETS: Final[dict[str, Rules]] = {
         own_waste_available=True,
         group_moves=True,
         houses_same_suit=True,
-        build_both_ways=True,
-        wrap_ranks=True,
-        load_from_houses=False,
-        take_opponent_waste=True,
-        fill_from_waste=True,
-        complete_suits_closed=True,
     ),
     "three-player": Rules(
         preset="three-player",
+        family=THREE_PLAYER,
         seats=3,
         packs=2,
-        jokers=1,
         reserve_size=8,
         houses_per_seat=3,
-        retire_first_empty_house=True,
     ),
     "foster": Rules(
         preset="foster",
+        family=FOSTER,
         reserve_size=12,
         starter=CUT_LOWER,
         own_waste_available=True,
@@ -313,130 +467,15 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
     ),
 }
 
-#: One line per option, for the pages that explain a game's rules.
+#: One line per option, for the pages that explain a game's rules: its rule id and what it does.
 OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
-    "own_waste_available": (
-        "V1: the top card of your own waste is available: it must go to a foundation when "
-        "it fits, and it may be built on a house or loaded on your opponent (move source W)."
-    ),
-    "reserve_size": "V2: each reserve is dealt with 11, 12 or 13 cards; the hand takes the rest.",
-    "starter": (
-        "V3: who starts: the lower reserve card (standard), the higher reserve card (ace "
-        "high, then spades, hearts, diamonds, clubs), a cut for the lower or the higher "
-        "card, the houses alone, or, in a match, the seats in turn."
-    ),
-    "strict_release": (
-        "V4: when nothing can go to a foundation but a card buried in a house could, the "
-        "cards covering it must be moved off so that it can go up, whenever they can all be "
-        "moved (Stop! code S8); a stricter form asks for the fewest moves that do it."
-    ),
-    "compulsory_loading": (
-        "V5: when nothing can go to a foundation, a card that can be loaded on your "
-        "opponent's reserve or waste must be loaded before any other move, turn or discard "
-        "(Stop! code S6)."
-    ),
-    "make_spaces": (
-        "V6: before turning your hand card, make every space you can by moving house cards "
-        "elsewhere, and fill each from your reserve (Stop! code S9)."
-    ),
-    "face_down_tableau": (
-        "V7: one or two rows of face-down cards are dealt under the houses; a face-down "
-        "card is turned up as soon as the cards on it have gone, and the hand is smaller."
-    ),
-    "uncover_compulsory": (
-        "V7: when nothing can go to a foundation, the cards lying on a face-down house "
-        "card must be moved off it whenever they all can be (Stop! code S10)."
-    ),
-    "reserve_face_down": (
-        "V9: the whole reserve is dealt face down; at your first turn the house cards that "
-        "fit a foundation go there first, then your reserve card is turned up."
-    ),
-    "lenient_turn": (
-        "V8: you may turn your hand card as the very first action of your turn, even while "
-        "a compulsory move waits or a house is empty; the compulsory moves then follow."
-    ),
-    "group_moves": (
-        "V10: a run of house cards in sequence moves as a group onto a house whose top card "
-        "takes its lowest card; the cards above a moved card always go with it."
-    ),
-    "houses_same_suit": (
-        "V11: houses are built down in the same suit (a 7 of hearts on the 8 of hearts) "
-        "instead of in alternating colours, as in older descriptions of the game."
-    ),
-    "reserve_to_house_compulsory": (
-        "V12: when your reserve card fits a house (an empty one included) it must go there "
-        "before any other move that is not to a foundation, and before turning or "
-        "discarding (Stop! code S7)."
-    ),
-    "shuffle_waste": (
-        "V13: when your hand is used up, your waste is shuffled as it becomes your new "
-        "hand, instead of being turned over in order."
-    ),
-    "stock_face_down": (
-        "V14: the whole reserve is dealt face down and nothing turns up by itself: you turn "
-        "its top card with TR when none of it is face up; a card you do not play stays face "
-        "up on it, and empty houses must be filled from it before you turn a hand card."
-    ),
-    "take_from_opponent": (
-        "V14: the top cards of your opponent's face-up reserve and of its waste are "
-        "available to you: to a foundation (where they must go when they fit) or onto a "
-        "house card (move sources OR and OW)."
-    ),
-    "waste_never_fills_spaces": (
-        "V14: no waste card, yours or your opponent's, may go into an empty house; reserve "
-        "and hand cards may."
-    ),
-    "house_loads_first": (
-        "V14: a house card may be loaded on your opponent only before you have played a "
-        "card of your own (reserve, hand or waste) in the turn; those may load at any time."
-    ),
-    "one_card_first": (
-        "V14: before the first card move of a turn you may turn only one card, from your "
-        "hand (T) or your reserve (TR), not one of each, unless no card can be moved."
-    ),
-    "compulsory_after_runs": (
-        "V14: once your waste has become your hand twice, a playable reserve card must be "
-        "played before you turn, discard or end; three times, your playable turned card "
-        "and waste top too (Stop! code S11)."
-    ),
-    "stalemate_scores_nothing": (
-        "V14: a stalemate, found by the engine or agreed, is a draw and scores nothing for "
-        "either player."
-    ),
+    spec.name: f"{spec.rule_id}: {spec.description}" for spec in OPTIONS
 }
 
-#: What each option may be set to in a document: integers from a range, or one of a
+#: What each field may be set to in a document: integers from a range, or one of a
 #: few values (booleans, names). Anything else is a malformed document.
-_LIMITS: Final[dict[str, range | tuple[bool | int | str, ...]]] = {
-    "seats": range(2, 4),
-    "reserve_size": RESERVE_SIZES,
-    "houses_per_seat": range(1, 7),
-    "foundations": range(1, 13),
-    "max_turn_moves": range(1, 100_001),
-    "max_turns": range(1, 1_000_001),
-    "win_bonus": range(0, 1001),
-    "forfeit_penalty": range(0, 1001),
-    "match_target": range(1, 100_001),
-    "own_waste_available": (False, True),
-    "starter": STARTERS,
-    "strict_release": RELEASES,
-    "compulsory_loading": (False, True),
-    "make_spaces": (False, True),
-    "face_down_tableau": FACE_DOWN_ROWS,
-    "uncover_compulsory": (False, True),
-    "reserve_face_down": (False, True),
-    "lenient_turn": (False, True),
-    "group_moves": (False, True),
-    "houses_same_suit": (False, True),
-    "reserve_to_house_compulsory": (False, True),
-    "shuffle_waste": (False, True),
-    "stock_face_down": (False, True),
-    "take_from_opponent": (False, True),
-    "waste_never_fills_spaces": (False, True),
-    "house_loads_first": (False, True),
-    "one_card_first": (False, True),
-    "compulsory_after_runs": (False, True),
-    "stalemate_scores_nothing": (False, True),
+_LIMITS: Final[dict[str, range | tuple[Any, ...]]] = {
+    f.name: f.metadata["allowed"] for f in fields(Rules) if "allowed" in f.metadata
 }
 
 

@@ -54,9 +54,9 @@ def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
         }
         if position.rules.compulsory_after_runs:  # V14: S11 starts after 2 or 3 of these
             out[letters[i]]["new_hands"] = position.new_hands[i]
-    if position.rules.jokers or position.set_aside:  # G3: the jokers put aside, face up
+    if position.family.jokers or position.set_aside:  # G3: the jokers put aside, face up
         out["set_aside"] = [card_name(c) for c in position.set_aside]
-    if position.rules.retire_first_empty_house:  # G3: the house that left play, or null
+    if position.family.retires_houses:  # G3: the house that left play, or null
         out["retired_house"] = position.retired_house
     out["status"] = position.status
     out["winner"] = None if position.winner is None else letters[position.winner]

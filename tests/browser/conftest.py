@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playw
 
 from games.models import Game
 from games.services import start_game
+from tests.stored import place
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls the
 # tests make between browser steps are still synchronous and safe.
@@ -77,9 +78,7 @@ def players(transactional_db: None) -> tuple[User, User]:
 def playable_game(players: tuple[User, User]) -> Game:
     """A game whose table is PLAYABLE_TURN (its log starts there, not at a deal)."""
     game = start_game(*players, seed=1)
-    game.position = PLAYABLE_TURN
-    game.to_move = "A"
-    game.save()
+    place(game, PLAYABLE_TURN)
     return game
 
 

@@ -18,6 +18,7 @@ from games.models import Game
 from games.notifications import notify
 from games.services import resign, start_game
 from tests.service.smtp import Inbox, smtp_inbox, text_of
+from tests.stored import place
 
 from .conftest import player, screenshot
 
@@ -89,8 +90,7 @@ def test_it_draws_the_table_of_a_your_turn_email_as_cards_within_360px(
 ) -> None:
     alice, bob = player("alice"), player("bob")
     game = start_game(alice, bob, seed=1)
-    game.position = LONG_HOUSES
-    game.save()
+    place(game, LONG_HOUSES)
     with transaction.atomic():
         notify("your_turn", user=alice, game=game, last_turn=["H3-F1", "T", "C-W"] * 12)
     (message,) = smtp_inbox.to(alice.email)

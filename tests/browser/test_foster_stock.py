@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from games.models import Game
 from games.services import start_game
+from tests.stored import current_turn_of
 
 from .conftest import Console, screenshot, sign_in
 
@@ -30,7 +31,7 @@ def test_V14_a_click_on_the_face_down_stock_turns_its_top_card(
     expect(page.get_by_role("button", name="Turn a stock card")).to_have_count(0)
     screenshot(page, "foster-stock-turned")
     game = Game.objects.get(pk=game.pk)
-    assert game.current_turn == ["TR"]
+    assert current_turn_of(game) == ["TR"]
     assert console.errors == []
 
 

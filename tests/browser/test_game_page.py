@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games.engine import from_document
 from games.models import Game
 from games.services import start_game
 from tests.service.conftest import mover_and_other, play_turn
+from tests.stored import last_turn_of, place, position_of
 
 from .conftest import PLAYABLE_TURN, Console, assert_fits, screenshot, sign_in
 
@@ -62,8 +62,8 @@ def test_a_whole_turn_by_clicking(
 
     playable_game.refresh_from_db()
     assert playable_game.to_move == "B"
-    assert playable_game.last_turn["moves"] == ["H1-F1", "R-H1", "H3-H2", "T", "C-W"]
-    assert from_document(playable_game.position).seats[0].waste != []
+    assert last_turn_of(playable_game)["moves"] == ["H1-F1", "R-H1", "H3-H2", "T", "C-W"]
+    assert position_of(playable_game).seats[0].waste != []
     assert console.errors == []
 
 
@@ -179,12 +179,14 @@ def test_long_houses_still_fit_a_phone(
     game = start_game(alice, bob, seed=1)
     long_run = ["KS", "QH", "JC", "TD", "9S", "8H", "7C", "6D", "5S", "4H", "3C", "2D"]
     other_run = ["KH", "QC", "JD", "TS", "9H", "8C", "7D", "6S", "5H", "4C", "3D", "2S"]
-    game.position = {
-        **PLAYABLE_TURN,
-        "houses": [long_run, ["9D"], ["TC", "8C"], ["KD"], other_run, ["QS"], ["3H"], ["JH"]],
-        "A": {"reserve": ["4D", "TH", "7H"], "hand": ["2C", "QD"], "waste": [], "turned": None},
-    }
-    game.save()
+    place(
+        game,
+        {
+            **PLAYABLE_TURN,
+            "houses": [long_run, ["9D"], ["TC", "8C"], ["KD"], other_run, ["QS"], ["3H"], ["JH"]],
+            "A": {"reserve": ["4D", "TH", "7H"], "hand": ["2C", "QD"], "waste": [], "turned": None},
+        },
+    )
     page = new_page(360, 780)
     sign_in(page, "alice")
     page.goto(f"/games/{game.pk}/")

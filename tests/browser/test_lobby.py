@@ -155,7 +155,8 @@ def test_it_reads_each_result_from_the_players_side(
     game = start_game(alice, bob, seed=20261122)
     resign(game_id=game.pk, user=bob)
     game.refresh_from_db()
-    won = game.position["score"]["A"]
+    assert game.score is not None
+    won = game.score["A"]
     for name, width, line in (
         ("alice", 360, f"You won: bob resigned · {won}-0"),
         ("bob", 1280, f"You lost: you resigned · 0-{won}"),

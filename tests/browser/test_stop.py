@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from tests.stop_scenes import classic_game
+from tests.stored import last_turn_of
 
 from .conftest import Console, screenshot, sign_in
 
@@ -32,5 +33,5 @@ def test_a_wrong_call_then_a_stop_by_clicking(
     expect(page.locator("button.stop")).to_have_count(0)
     expect(page.locator(".status")).to_contain_text("Your turn")
     game.refresh_from_db()
-    assert game.last_turn["stopped"] == 2
+    assert last_turn_of(game)["stopped"] == 2
     assert console.errors == []

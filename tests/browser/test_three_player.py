@@ -12,6 +12,7 @@ from games.engine import to_document
 from games.models import Game
 from games.services import start_game
 from tests.engine.test_three_player import numbered, three
+from tests.stored import last_turn_of, place
 
 from .conftest import Console, assert_fits, player, screenshot, sign_in
 
@@ -26,9 +27,7 @@ def three_player_game(players: tuple[User, User]) -> Game:
         B={"reserve": "8C", "hand": "3S"},
         C={"reserve": "TC", "hand": "6H"},
     )
-    game.position = to_document(table)
-    game.to_move = "A"
-    game.save()
+    place(game, to_document(table))
     return game
 
 
@@ -50,7 +49,7 @@ def test_G3_loading_the_seat_after_next_by_clicking(
     page.get_by_role("button", name="Discard to my waste").click()
     expect(page.locator(".status")).to_contain_text("Waiting for bob")
     game.refresh_from_db()
-    assert game.to_move == "B" and game.last_turn["moves"] == ["R-OR2", "T", "C-W"]
+    assert game.to_move == "B" and last_turn_of(game)["moves"] == ["R-OR2", "T", "C-W"]
     assert console.errors == []
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engine import Position, Rules, from_document
 from games.engine.cards import Card, full_pack, make_card
+from games.engine.families import family_of
 
 
 def _cards(text: str | None) -> list[str]:
@@ -70,5 +71,5 @@ def legal(pos: Position) -> list[str]:
 def dealt_cards(rules: Rules) -> list[Card]:
     """Every card a deal under ``rules`` holds, sorted: a pack per seat (R1.1), the
     one pack of the one-pack games (G2, G4), or G3's two packs and joker."""
-    jokers = [make_card(0, 0, rules.packs)] * rules.jokers
+    jokers = [make_card(0, 0, rules.packs)] * family_of(rules).jokers
     return sorted([c for p in range(rules.packs) for c in full_pack(p)] + jokers)

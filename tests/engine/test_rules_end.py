@@ -4,6 +4,7 @@ forfeit and matches."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -316,3 +317,28 @@ def test_R8_7_games_dealt_and_played_feed_the_match() -> None:
         seed += 1
         assert seed < 40
     assert max(match.totals) >= 100
+
+
+def test_R8_7_a_tie_on_the_highest_total_at_the_target_is_no_win() -> None:
+    """The first to reach the target ahead of the others wins (seeds/000, "Scoring"): a
+    three-seat forfeit that takes two seats level past it leaves the match open."""
+    match = Match(seats=3, target=40)
+    match.add_game([0, 53, 53])  # A resigned: B and C are each paid 30 + 20 + 3
+    assert match.totals == [0, 53, 53]
+    assert match.leaders == [1, 2]
+    assert match.winner is None and not match.is_over
+    match.add_game([0, 0, 31])  # another game decides
+    assert match.winner == 2 and match.is_over
+
+
+def test_R8_7_the_higher_total_wins_when_two_seats_pass_the_target_at_once() -> None:
+    match = match_totals([[0, 30, 25], [0, 50, 50]], target=60, seats=3)
+    assert match.totals == [0, 80, 75]
+    assert match.winner == 1
+
+
+def test_R8_7_V3_alternate_the_next_game_is_started_by_the_next_seat() -> None:
+    match = Match(seats=3)
+    assert match.next_starter(PRESETS["pagat"], 1) is None  # the deal chooses (R3)
+    alternate = replace(PRESETS["three-player"], starter="alternate")
+    assert [match.next_starter(alternate, seat) for seat in range(3)] == [1, 2, 0]

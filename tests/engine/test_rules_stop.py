@@ -346,8 +346,8 @@ def test_R7_4_the_caller_names_the_move_and_the_record_shows_the_violations() ->
 
 
 def test_R7_5_a_wrong_call_is_refused() -> None:
-    """The engine refuses the call (WrongStop). Counting wrong calls and taking away
-    every third caller's next turn is a service-level rule, not in the engine yet."""
+    """``call_stop`` refuses the call (WrongStop). Counting wrong calls and taking away
+    every third caller's turn is the game's (tests/engine/test_game.py, R7.5)."""
     start = position(H=houses(H1="8S", H2="KH 7H"), A={"reserve": "9C", "hand": "5D 2D"})
     turn = moves(start, "H2-H1 T C-W")
     assert turn_violations(start, turn) == [None, None, None]

@@ -1556,16 +1556,9 @@ NOT_OPTIONS = {
     "foundations",
     "packs",
     "seat_suits",
-    # The three-player game (G3): fixed by its preset like a layout.
-    "jokers",
-    "retire_first_empty_house",
-    # Foster's one-pack game (G4): its rules, fixed by its preset like a layout.
-    "build_both_ways",
-    "wrap_ranks",
-    "load_from_houses",
-    "take_opponent_waste",
-    "fill_from_waste",
-    "complete_suits_closed",
+    # The family (the three-player game G3, Foster's one-pack game G4...): fixed by
+    # the preset, its rules held by its family object (games/engine/families.py).
+    "family",
     "max_turn_moves",
     "max_turns",
     "win_bonus",

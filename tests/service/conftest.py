@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.engine import from_document
 from games.models import Game
 from games.services import play_moves, start_game
+from tests.stored import position_of
 
 
 @pytest.fixture
@@ -81,7 +81,7 @@ def play_turn(game: Game, alice: User, bob: User) -> list[str]:
 def whole_turn(game: Game) -> list[str]:
     """A whole turn for the seat to move: the first legal move each time, unless it can
     discard, end or turn (so the turn ends soon)."""
-    position = from_document(game.position)
+    position = position_of(game)
     moves: list[str] = []
     start = position.turns
     while position.turns == start and not position.is_over:

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games.engine import from_document
 from games.services import play_moves, start_game
 from rbank_site.errors import ServiceError
+from tests.stored import entries_of, position_of
 
 
 @pytest.mark.django_db(transaction=True)
@@ -21,7 +21,7 @@ def test_it_applies_one_of_two_racing_posts(with_version: bool) -> None:
     game = start_game(alice, bob, seed=77)
     mover = alice if game.to_move == "A" else bob
     # A whole turn that ends it, so a second copy can never apply after the first.
-    position = from_document(game.position)
+    position = position_of(game)
     turn: list[str] = []
     while position.turns == 0:
         legal = position.legal_moves()
@@ -61,4 +61,4 @@ def test_it_applies_one_of_two_racing_posts(with_version: bool) -> None:
     game.refresh_from_db()
     assert game.version == 2
     assert game.ply == len(turn)
-    assert list(game.moves.values_list("text", flat=True)) == turn
+    assert entries_of(game) == turn

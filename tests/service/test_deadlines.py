@@ -13,10 +13,10 @@ from django.utils import timezone
 from accounts.services import profile_of, update_profile
 from games.clocks import TimeControl
 from games.deadlines import remind, start_vacation, sweep, timeout_game, vacation_days_left
-from games.engine import from_document
 from games.models import Game, Notification
 from games.services import start_game, start_match
 from rbank_site.errors import ServiceError
+from tests.stored import entries_of, position_of
 
 from .conftest import client_for, mover_and_other, play_turn
 
@@ -44,12 +44,12 @@ def test_the_sweep_forfeits_only_the_idle_seat_of_a_due_game(
     due.refresh_from_db()
     fresh.refresh_from_db()
     assert due.status == "won" and due.ending == "timeout"
-    position = from_document(due.position)
+    position = position_of(due)
     assert position.winner == 1 - "AB".index(idle)
     assert position.score is not None
     assert position.score[position.winner] == 30 + 20 + position.seats["AB".index(idle)].count
     assert fresh.status == "playing"
-    assert list(due.moves.values_list("text", flat=True))[-1] == "times-out"
+    assert entries_of(due)[-1] == "times-out"
     assert {n.kind for n in Notification.objects.filter(game=due)} == {"timeout"}
 
 

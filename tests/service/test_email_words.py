@@ -15,9 +15,9 @@ from django.utils import timezone
 from accounts.services import update_profile
 from games.challenges import accept_challenge, create_challenge, decline_challenge
 from games.deadlines import timeout_game
-from games.engine import from_document
 from games.models import Game
 from games.services import resign, start_game
+from tests.stored import position_of
 
 from .conftest import client_for
 from .smtp import Inbox, smtp_inbox, text_of
@@ -107,7 +107,7 @@ def test_it_says_who_resigned_and_every_score_in_a_three_player_result(
     alice: User, bob: User, carol: User, smtp_inbox: Inbox, on_commit: Any
 ) -> None:
     game = start_game(alice, bob, player_c=carol, rules="three-player", seed=5)
-    owed = 30 + 20 + from_document(game.position).seats[1].count
+    owed = 30 + 20 + position_of(game).seats[1].count
     with on_commit():
         resign(game_id=game.pk, user=bob)
     subject = {
@@ -133,7 +133,7 @@ def test_it_says_who_ran_out_of_time_and_who_won_in_a_timeout_email(
     game = start_game(alice, bob, seed=7)
     idle = game.user_at(game.letters.index(game.to_move))
     other = bob if idle == alice else alice
-    owed = 30 + 20 + from_document(game.position).seats[game.seat_of(idle.pk) or 0].count
+    owed = 30 + 20 + position_of(game).seats[game.seat_of(idle.pk) or 0].count
     assert game.deadline is not None
     with time_machine.travel(game.deadline + timedelta(seconds=1)), on_commit():
         assert timeout_game(game.pk, timezone.now())

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from games.engine import from_document, seed_commitment
 from games.models import Game, Match
 from games.services import start_match
+from tests.stored import position_of
 
 from .conftest import client_for, mover_and_other
 
@@ -25,9 +26,9 @@ def play_one_turn(game: Game, alice: User, bob: User) -> None:
     """The seat to move turns and discards (or plays what the rules force first)."""
     game.refresh_from_db()
     mover, _ = mover_and_other(game, alice, bob)
-    position = from_document(game.position)
+    position = position_of(game)
     moves: list[str] = []
-    while position.turns == from_document(game.position).turns and not position.is_over:
+    while position.turns == position_of(game).turns and not position.is_over:
         legal = [str(m) for m in position.legal_moves()]
         move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
         position.play(move)
@@ -65,7 +66,7 @@ def test_resigning_ends_the_game_with_the_forfeit_score(game: Game, alice: User,
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "won"
-    position = from_document(Game.objects.get(pk=game.pk).position)
+    position = position_of(game)
     assert position.winner == 1
     assert position.score is not None and position.score[1] == 30 + 20 + position.seats[0].count
     # The seed is revealed and matches the commitment shown from the deal on.

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.engine import Position, from_document
+from games.engine import Position
 from games.models import Game
 from games.services import start_game
 from tests.hidden_cards import assert_hides
+from tests.stored import position_of
 
 from .conftest import client_for
 
@@ -49,10 +50,10 @@ def play_checking_every_response(
 ) -> Position:
     """Play random turns through the API; before each, every output for both players
     hides what is face down, and the stranger gets nothing. Returns the last table."""
-    table = from_document(game.position)
+    table = position_of(game)
     for _ in range(turns):
         game.refresh_from_db()
-        table = from_document(game.position)
+        table = position_of(game)
         for user in players.values():
             for output in outputs_for(user, game):
                 # The export is text: check its words.
@@ -61,12 +62,12 @@ def play_checking_every_response(
         assert refused.status_code == 404 and set(refused.json()) == {"error", "message"}
         if table.is_over:
             break
-        moves = a_random_turn(from_document(game.position), rng)
+        moves = a_random_turn(position_of(game), rng)
         response = client_for(players[game.to_move]).post(
             f"/api/v1/games/{game.pk}/moves/", {"moves": moves}, format="json"
         )
         assert response.status_code == 200, response.json()
-        assert_hides(response.json(), from_document(Game.objects.get(pk=game.pk).position))
+        assert_hides(response.json(), position_of(game))
     return table
 
 

@@ -22,6 +22,7 @@ from games.engine import Position, card_label, card_name, card_words, deal, get_
 from games.models import Game
 from games.services import play_moves, start_game
 from tests.hidden_cards import card_names_in, face_down_cards, face_up_names
+from tests.stored import current_turn_of, last_turn_of
 
 pytestmark = pytest.mark.django_db
 
@@ -101,7 +102,7 @@ def check_pages(
     that seat's view; each replay step once per player (its table never changes)."""
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING and game.ply == len(positions) - 1
-    first = game.ply - len(game.current_turn) - len(game.last_turn.get("moves", []))
+    first = game.ply - len(current_turn_of(game)) - len(last_turn_of(game)["moves"])
     for seat, client in enumerate(clients):
         seen: Counter[str] = Counter()
         card_names_in(view(positions[-1], seat), seen)

@@ -8,9 +8,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.engine import from_document
-from games.models import Game, MoveRecord
-from games.services import rebuild_position
+from games.models import Game
+from tests.stored import entries_of, position_of, replays
 
 from .conftest import client_for, mover_and_other
 
@@ -26,7 +25,7 @@ def post_moves(user: User, game: Game, moves: Any, **headers: Any) -> Any:
 
 
 def a_legal_move(game: Game) -> str:
-    position = from_document(game.position)
+    position = position_of(game)
     return str(position.legal_moves()[0])
 
 
@@ -68,7 +67,7 @@ def test_it_applies_a_move_and_bumps_the_version(game: Game, alice: User, bob: U
     assert response.status_code == 200, response.json()
     game.refresh_from_db()
     assert game.version == 2
-    assert list(game.moves.values_list("text", flat=True)) == [move]
+    assert entries_of(game) == [move]
 
 
 def test_it_refuses_a_move_out_of_turn(game: Game, alice: User, bob: User) -> None:
@@ -82,14 +81,14 @@ def test_it_refuses_a_move_out_of_turn(game: Game, alice: User, bob: User) -> No
 
 def test_it_applies_a_list_all_or_none(game: Game, alice: User, bob: User) -> None:
     mover, _ = mover_and_other(game, alice, bob)
-    before = game.position
+    before = game.state
     response = post_moves(mover, game, [a_legal_move(game), "R-R"])
     assert response.status_code == 400
     body = response.json()
     assert body["index"] == 1 and body["move"] == "R-R"
     assert body["error"] in ("S4", "S1", "S2", "BAD_NOTATION")
     game.refresh_from_db()
-    assert game.position == before and game.ply == 0 and not MoveRecord.objects.exists()
+    assert game.state == before and game.ply == 0
 
 
 def test_it_refuses_a_stale_version(game: Game, alice: User, bob: User) -> None:
@@ -174,7 +173,7 @@ def test_the_stored_game_rebuilds_from_its_seed_and_log(game: Game, alice: User,
         mover, _ = mover_and_other(game, alice, bob)
         assert post_moves(mover, game, [a_legal_move(game)]).status_code == 200
     game.refresh_from_db()
-    assert rebuild_position(game) == from_document(game.position)
+    assert replays(game)
 
 
 def test_queries_per_move_do_not_grow_with_the_game(
@@ -191,10 +190,10 @@ def test_an_idempotency_key_reused_for_other_moves_is_refused(
     game: Game, alice: User, bob: User
 ) -> None:
     mover, _ = mover_and_other(game, alice, bob)
-    legal = sorted(str(m) for m in from_document(game.position).legal_moves())
+    legal = sorted(str(m) for m in position_of(game).legal_moves())
     assert post_moves(mover, game, [legal[0]], HTTP_IDEMPOTENCY_KEY="k-2").status_code == 200
     game.refresh_from_db()
-    other = sorted(str(m) for m in from_document(game.position).legal_moves())[0]
+    other = sorted(str(m) for m in position_of(game).legal_moves())[0]
     response = post_moves(mover, game, [other], HTTP_IDEMPOTENCY_KEY="k-2")
     assert response.status_code == 422 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
     game.refresh_from_db()

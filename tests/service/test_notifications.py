@@ -12,11 +12,13 @@ from django.test import Client
 from accounts.services import update_profile
 from games.board_text import board_text
 from games.deadlines import remind
-from games.engine import from_document, view
+from games.engine import view
 from games.models import Game, Notification
-from games.services import offer_stalemate, rebuild_position, resign
+from games.services import offer_stalemate, resign
+from games.store import engine_game
 from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
+from tests.stored import position_of
 
 from .conftest import mover_and_other, play_turn
 from .smtp import Inbox, smtp_inbox, text_of
@@ -47,7 +49,7 @@ def test_your_turn_arrives_with_the_board_the_last_turn_and_the_deadline(
     assert str(message["List-Unsubscribe-Post"]).strip() == "List-Unsubscribe=One-Click"
     game.refresh_from_db()
     words = [w.strip(",") for w in body.split()]
-    assert_hides(words, from_document(game.position))
+    assert_hides(words, position_of(game))
     assert Notification.objects.get(user=waiting, kind="your_turn").status == "sent"
 
 
@@ -188,12 +190,12 @@ def test_it_draws_each_queued_email_at_its_event_and_drops_turns_already_over(
     assert [row.status for row in turns] == ["outdated", "outdated", "outdated", "sent"]
     to_move = game.letters.index(game.to_move)
     (turn_email,) = smtp_inbox.to(game.user_at(to_move).email)
-    final = from_document(game.position)
+    final = position_of(game)
     assert board_text(view(final, to_move)) in text_of(turn_email).replace("\r\n", "\n")
     # The stalemate offer shows the table as it was when the offer was made.
     offer = Notification.objects.get(kind="stalemate_offer")
     assert offer.status == "sent" and offer.ply is not None and offer.ply < game.ply
-    then = rebuild_position(game, upto=offer.ply)
+    then = engine_game(game).position_at(offer.ply)
     seat = game.seat_of(offered.pk)
     (offer_email,) = smtp_inbox.to(offered.email)
     body = text_of(offer_email).replace("\r\n", "\n")

@@ -21,9 +21,10 @@ from accounts.models import Profile
 from accounts.services import update_profile
 from games import rules_catalog
 from games.challenges import MAX_PENDING, create_challenge
-from games.engine import IllegalMove, from_document
+from games.engine import IllegalMove
 from games.models import Challenge, Game
 from games.services import play_moves, resign, start_game
+from tests.stored import current_turn_of, entries_of, last_turn_of, log_of, position_of
 
 from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn
 
@@ -46,12 +47,11 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         game.ply,
         game.status,
         game.to_move,
-        game.position,
+        game.state,
+        game.record,
         game.stalemate_offer,
-        game.current_turn,
-        game.last_turn,
         game.ending,
-        list(game.moves.values_list("text", flat=True)),
+        entries_of(game),
     )
 
 
@@ -217,7 +217,8 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert linked_games(turn) == [mine[1].pk, mine[2].pk, mine[0].pk]  # soonest deadline first
     assert linked_games(waiting) == [theirs.pk]
     assert linked_games(section(html, "finished-h")) == [done.pk]
-    won = done.position["score"]["A"]
+    assert done.score is not None
+    won = done.score["A"]
     assert f"You won: dave resigned · {won}-0" in section(html, "finished-h")
     lost = browser(dave).get("/").text
     assert f"You lost: you resigned · 0-{won}" in section(lost, "finished-h")
@@ -503,7 +504,7 @@ def test_the_waiting_player_sees_the_table_without_moves(game: Game, bob: User) 
 def test_a_legal_move_without_the_script_redirects_to_the_game(game: Game, alice: User) -> None:
     response = browser(alice).post(f"/games/{game.pk}/play/", {"moves": LEGAL, "version": "1"})
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
-    assert snapshot(game)[:2] == (2, 1) and game.current_turn == [LEGAL]
+    assert snapshot(game)[:2] == (2, 1) and current_turn_of(game) == [LEGAL]
     assert "This turn so far: <code>H4-H6</code>" in browser(alice).get(response["Location"]).text
 
 
@@ -514,7 +515,7 @@ def test_a_legal_move_with_the_script_answers_the_fragment(game: Game, alice: Us
     assert response.status_code == 200 and "X-Refused" not in response
     assert response.text.lstrip().startswith('<div id="game-state" data-version="2"')
     assert "<html" not in response.text and "<body" not in response.text
-    assert list(game.moves.values_list("text", flat=True)) == [LEGAL]
+    assert entries_of(game) == [LEGAL]
 
 
 def test_several_moves_are_played_in_one_post(game: Game, alice: User) -> None:
@@ -527,7 +528,7 @@ def test_several_moves_are_played_in_one_post(game: Game, alice: User) -> None:
 
 def engine_refusal(game: Game, moves: str) -> tuple[str, str]:
     """The engine's code and words for the first refused move of ``moves`` on the table."""
-    position = from_document(game.position)
+    position = position_of(game)
     for text in moves.split():
         try:
             position.play(text)
@@ -612,7 +613,7 @@ def test_a_double_submit_plays_once(game: Game, alice: User) -> None:
     second = client.post(f"/games/{game.pk}/play/", form, headers=FETCH)
     assert "X-Refused" not in first and second["X-Refused"] == "STALE_VERSION"
     assert snapshot(game)[0:2] == (2, 1)
-    assert list(game.moves.values_list("text", flat=True)) == [LEGAL]
+    assert entries_of(game) == [LEGAL]
 
 
 def test_the_waiting_player_cannot_move(game: Game, bob: User) -> None:
@@ -659,8 +660,9 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
     assert "You resigned the game." in done.text
     game.refresh_from_db()
     assert game.status == "won" and game.ending == "resigned"
-    assert list(game.moves.values_list("seat", "text")) == [("B", "resigns")]
-    won = game.position["score"]["A"]
+    assert log_of(game) == [("B", "resigns")]
+    assert game.score is not None
+    won = game.score["A"]
     lines = {alice: f"You won: bob resigned · {won}-0", bob: f"You lost: you resigned · 0-{won}"}
     for user, line in lines.items():
         html = browser(user).get(f"/games/{game.pk}/").text
@@ -721,11 +723,11 @@ def test_the_replay_of_a_game_under_way_is_the_last_turn_and_the_current_one(
 ) -> None:
     play_some(game, alice, bob, 3)
     mover, _ = mover_and_other(game, alice, bob)
-    position = from_document(game.position)
+    position = position_of(game)
     move = next(str(m) for m in position.legal_moves() if str(m) not in ("C-W", "E"))
     play_moves(game_id=game.pk, user=mover, moves=[move])
     game.refresh_from_db()
-    first = game.ply - 1 - len(game.last_turn["moves"])
+    first = game.ply - 1 - len(last_turn_of(game)["moves"])
     assert first > 0
     for user in (alice, bob):
         client = browser(user)
@@ -762,7 +764,7 @@ def test_the_replay_of_a_finished_game_starts_at_the_deal_with_the_seed(
 ) -> None:
     play_some(game, alice, bob, 2)
     finish(game, alice)
-    score = from_document(game.position).score
+    score = position_of(game).score
     assert score is not None and score[0] == 0 and score[1] > 50
     for user in (alice, bob):
         client = browser(user)

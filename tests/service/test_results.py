@@ -11,10 +11,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games.deadlines import timeout_game
-from games.engine import from_document
 from games.models import Game
 from games.results import result_line, result_of
 from games.services import answer_stalemate, offer_stalemate, play_moves, resign, start_game
+from tests.stored import place, position_of
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ LAST_CARD: dict[str, Any] = {
 
 def points(game: Game) -> list[int]:
     game.refresh_from_db()
-    score = from_document(game.position).score
+    score = position_of(game).score
     assert score is not None
     return score
 
@@ -77,8 +77,7 @@ def test_it_words_an_agreed_stalemate_with_the_readers_points_first(
 
 
 def test_it_says_the_winner_played_every_card(game: Game, alice: User) -> None:
-    game.position = LAST_CARD
-    game.save()
+    place(game, LAST_CARD)
     play_moves(game_id=game.pk, user=alice, moves=["R-F1"])
     won, lost = points(game)
     assert lost == 0 and won > 0

@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules_catalog, selectors
-from games.engine import PRESETS, from_document
+from games.engine import PRESETS
 from games.models import Challenge, Game, Match
-from games.services import play_moves, rebuild_position, resign, start_game, start_match
+from games.services import play_moves, resign, start_game, start_match
+from tests.stored import position_of, replays
 
 from .conftest import NEW_GAME_FORM, browser, client_for
 from .test_hidden_cards_api import a_random_turn, play_checking_every_response
@@ -107,7 +108,7 @@ def test_every_preset_plays_through_the_api_hiding_every_face_down_card(
     by_seat = dict(zip("ABC", players, strict=False))
     play_checking_every_response(game, by_seat, random.Random(preset), 40, charlie)
     game.refresh_from_db()
-    assert rebuild_position(game) == from_document(game.position)
+    assert replays(game)
 
 
 def test_a_match_whose_seats_start_in_turn(alice: User, bob: User) -> None:
@@ -119,7 +120,7 @@ def test_a_match_whose_seats_start_in_turn(alice: User, bob: User) -> None:
     assert second.rule_options == {"starter": "alternate"}
     assert second.starter == 1 - (first.starter or 0)
     assert second.to_move == "AB"[second.starter]
-    assert rebuild_position(second) == from_document(second.position)
+    assert replays(second)
 
 
 def test_the_new_game_form_and_the_game_page_show_the_rules(alice: User, bob: User) -> None:
@@ -153,7 +154,7 @@ def test_every_option_offers_its_values() -> None:
 def test_a_face_down_reserve_is_drawn_as_a_back_and_never_named(alice: User, bob: User) -> None:
     """V9: the whole reserve starts face down; the pages show only its count."""
     game = start_game(alice, bob, rule_options={"reserve_face_down": True}, seed=31)
-    position = from_document(game.position)
+    position = position_of(game)
     assert any(seat.reserve_down for seat in position.seats)  # the mover may have turned up
     for seat, user in enumerate((alice, bob)):
         html = browser(user).get(reverse("game", args=[game.pk])).content.decode()
@@ -166,10 +167,10 @@ def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, b
     game = start_game(alice, bob, rules="pagat-face-down", seed=31)
     rng = random.Random(31)
     players = {"A": alice, "B": bob}
-    assert all(from_document(game.position).houses_down)
+    assert all(position_of(game).houses_down)
     for _ in range(12):
         game.refresh_from_db()
-        position = from_document(game.position)
+        position = position_of(game)
         for seat, user in enumerate((alice, bob)):
             html = browser(user).get(reverse("game", args=[game.pk])).content.decode()
             assert leaks(html, position, seat) == []
@@ -181,7 +182,7 @@ def test_face_down_house_cards_are_drawn_as_backs_and_never_named(alice: User, b
         moves = a_random_turn(position, rng)
         play_moves(game_id=game.pk, user=players[game.to_move], moves=moves)
     game.refresh_from_db()
-    assert rebuild_position(game) == from_document(game.position)
+    assert replays(game)
     resign(game_id=game.pk, user=alice)
     deal_page = browser(alice).get(reverse("game-replay", args=[game.pk]), {"step": "0"})
     assert "Under H1" in deal_page.content.decode()  # revealed once the game is over
@@ -194,7 +195,7 @@ def test_every_presets_table_is_drawn_for_both_players_and_after_the_end(
     players = seated(preset, alice, bob)
     third = players[2] if len(players) == 3 else None
     game = start_game(players[0], players[1], player_c=third, rules=preset, seed=5)
-    position = from_document(game.position)
+    position = position_of(game)
     for seat, user in enumerate(players):
         page = browser(user).get(reverse("game", args=[game.pk]))
         assert page.status_code == 200

@@ -8,19 +8,19 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.board_text import board_text
-from games.engine import PRESETS, deal, from_document, view
+from games.engine import PRESETS, deal, view
 from games.models import Challenge, Game, Match, Notification
 from games.services import (
     answer_stalemate,
     offer_stalemate,
     play_moves,
-    rebuild_position,
     resign,
     start_game,
     start_match,
 )
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
+from tests.stored import last_turn_of, position_of, replays
 
 from .conftest import NEW_GAME_FORM, browser, client_for, whole_turn
 from .test_hidden_cards_pages import leaks
@@ -155,7 +155,7 @@ def test_G3_turns_pass_A_B_C_and_each_next_player_is_told(
     letters = "ABC"
     start = letters.index(order[0])
     assert order == [letters[(start + i) % 3] for i in range(4)]
-    assert rebuild_position(trio) == from_document(trio.position)
+    assert replays(trio)
     mine = client_for(mover(trio)).get("/api/v1/games/", {"filter": "my_turn"}).json()
     assert [g["id"] for g in mine["results"]] == [trio.pk]
 
@@ -164,7 +164,7 @@ def test_G3_each_player_sees_a_table_with_both_opponents_and_nothing_hidden(
     trio: Game, alice: User, bob: User, carol: User
 ) -> None:
     play_a_turn(trio)
-    position = from_document(trio.position)
+    position = position_of(trio)
     for seat, user in enumerate((alice, bob, carol)):
         page = browser(user).get(reverse("game", args=[trio.pk])).content.decode()
         assert leaks(page, position, seat) == []
@@ -202,7 +202,7 @@ def test_G3_a_stalemate_needs_both_others_to_accept(
 def test_G3_a_resignation_pays_each_other_player_and_everyone_is_told(
     trio: Game, alice: User, bob: User, carol: User
 ) -> None:
-    count = from_document(trio.position).seats[1].count
+    count = position_of(trio).seats[1].count
     resign(game_id=trio.pk, user=bob)
     trio.refresh_from_db()
     state = client_for(alice).get(f"/api/v1/games/{trio.pk}/").json()
@@ -223,11 +223,11 @@ def test_G3_a_resignation_pays_each_other_player_and_everyone_is_told(
 def test_G3_stop_is_called_only_by_the_next_player(alice: User, bob: User, carol: User) -> None:
     game = start_game(alice, bob, player_c=carol, rules="three-player", seed=7, stop_mode="classic")
     play_a_turn(game)
-    first_mover = game.last_turn["seat"]
+    first_mover = last_turn_of(game)["seat"]
     play_a_turn(game)
     # The seat now to move may stop the turn just played, not the one before it.
     caller = mover(game)
-    assert game.last_turn["seat"] != first_mover
+    assert last_turn_of(game)["seat"] != first_mover
     state = client_for(caller).get(f"/api/v1/games/{game.pk}/").json()
     assert state["can_call_stop"] is True
     for other in {alice, bob, carol} - {caller}:
@@ -242,8 +242,18 @@ def test_G3_a_match_of_three_adds_every_seat_score(alice: User, bob: User, carol
     resign(game_id=first.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
     assert match.total_a == 0 and match.total_b == match.total_c >= 50
-    assert match.winner == "B"  # a tie on the totals goes to the first seat in order
-    assert match.finished_at is not None
+    # R8.7: a tie on the highest total wins nobody, and another game is dealt.
+    assert match.winner == "" and match.finished_at is None
+    second = match.games.exclude(pk=first.pk).get()
+    resign(game_id=second.pk, user=carol)
+    match = Match.objects.get(pk=match.pk)
+    totals = dict(zip("ABC", match.totals, strict=True))
+    leaders = [letter for letter, total in totals.items() if total == max(totals.values())]
+    assert totals["C"] < totals["B"]  # carol paid the others this time
+    if len(leaders) == 1:
+        assert match.winner == leaders[0] and match.finished_at is not None
+    else:
+        assert match.winner == "" and match.finished_at is None
 
 
 def test_G3_the_lobby_form_sends_a_three_player_challenge(

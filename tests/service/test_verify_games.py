@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from games.engine import from_document
 from games.models import Game
 from games.services import play_moves, resign, start_game
+from tests.stored import position_of
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +21,7 @@ def play_random_turns(game: Game, turns: int, rng: random.Random) -> None:
         game.refresh_from_db()
         if game.status != "playing":
             return
-        position = from_document(game.position)
+        position = position_of(game)
         user = game.player_a if game.to_move == "A" else game.player_b
         moves = []
         start = position.turns
@@ -47,9 +47,13 @@ def test_it_reports_a_snapshot_that_differs_from_its_log(alice: User, bob: User)
     game = start_game(alice, bob, seed=5)
     play_random_turns(game, 2, random.Random(1))
     game.refresh_from_db()
-    tampered = dict(game.position)
-    tampered["houses"] = [list(reversed(p)) for p in tampered["houses"]][::-1]
-    Game.objects.filter(pk=game.pk).update(position=tampered)
+    assert game.state is not None
+    tampered = dict(game.state)
+    tampered["position"] = {
+        **tampered["position"],
+        "houses": [list(reversed(p)) for p in tampered["position"]["houses"]][::-1],
+    }
+    Game.objects.filter(pk=game.pk).update(state=tampered)
     err = io.StringIO()
     with pytest.raises(CommandError, match=str(game.pk)):
         call_command("verify_games", stdout=io.StringIO(), stderr=err)

@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 
 from accounts.models import ApiToken
-from games.engine import from_document
 from games.models import Game
 from games.services import play_moves, start_game
+from games.store import engine_game
 
 DEMO_PLAYERS = (("alice", "alice-plays-bank"), ("bob", "bob-plays-bank"))
 
@@ -47,18 +47,17 @@ class Command(BaseCommand):
 
     @staticmethod
     def _play_opening(game: Game, alice: User, bob: User) -> None:
-        """A few random turns so the demo game is under way."""
+        """A few random turns so the demo game is under way: each move asked of the game
+        and played through the service, as a client would."""
         rng = random.Random(1)
         for _ in range(4):
             game.refresh_from_db()
-            position = from_document(game.position)
-            mover = alice if position.to_move == 0 else bob
-            moves: list[str] = []
-            turns = position.turns
-            while position.turns == turns and not position.is_over:
-                legal = position.legal_moves()
-                ends = [m for m in legal if str(m) in ("C-W", "E")]
-                move = ends[0] if ends and len(moves) > 6 else rng.choice(legal)
-                position.push(move)
-                moves.append(str(move))
-            play_moves(game_id=game.pk, user=mover, moves=moves)
+            engine = engine_game(game)
+            seat, played = engine.to_move, 0
+            while engine.to_move == seat and not engine.is_over:
+                legal = [str(m) for m in engine.legal_moves(seat)]
+                ends = [m for m in legal if m in ("C-W", "E")]
+                move = ends[0] if ends and played > 6 else rng.choice(legal)
+                result = play_moves(game_id=game.pk, user=alice if seat == 0 else bob, moves=[move])
+                assert result.engine is not None
+                engine, played = result.engine, played + 1
