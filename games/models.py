@@ -414,7 +414,8 @@ class Notification(models.Model):
     #: attempt. None when nothing is to be tried (sent, failed, outdated, or a digest
     #: row waiting for its day).
     next_attempt_at = models.DateTimeField(null=True, blank=True, default=outbox_first_sweep)
-    #: Why the last attempt failed: the SMTP server's answer, or the error.
+    #: Why the last failed attempt failed (the SMTP server's answer, or the error); kept
+    #: once a later attempt succeeds, to tell why the e-mail was late.
     last_error = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
