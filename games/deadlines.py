@@ -23,10 +23,8 @@ from rbank_site.errors import ServiceError
 
 from . import clocks
 from .models import Game, Notification
-from .notifications import dispatch, lease, notify
+from .notifications import dispatch, notify
 
-#: Outbox rows still pending this long after they were written are dispatched again.
-RESEND_AFTER = timedelta(minutes=2)
 SWEEP_BATCH = 500
 
 
@@ -132,8 +130,9 @@ def remind(game_id: int, now: datetime | None = None) -> bool:
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
-    """One pass of the minute sweep: timeouts, reminders, and outbox rows never sent."""
-    from .tasks import send_notification
+    """One pass of the minute sweep: timeouts, reminders, and the e-mails whose next
+    attempt is due (never sent, back-off over, or a claim whose lease ran out)."""
+    from .tasks import send_digest, send_notification
 
     now = now or timezone.now()
     playing = Game.objects.filter(status=Game.Status.PLAYING)
@@ -143,23 +142,27 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         playing.filter(reminder_at__lte=now).values_list("pk", flat=True)[:SWEEP_BATCH]
     )
     reminded = sum(remind(pk, now) for pk in reminders)
-    stuck = list(
-        Notification.objects.filter(
-            status=Notification.Status.PENDING, created_at__lte=now - RESEND_AFTER
-        )
-        .union(
-            Notification.objects.filter(
-                status=Notification.Status.SENDING, claimed_at__lte=now - lease()
-            )
-        )
-        .values_list("pk", flat=True)[:SWEEP_BATCH]
-    )
-    resent = sum(dispatch(send_notification, pk) for pk in stuck)
+    # E-mails, and digests whose last attempt failed (a digest's first is the daily run).
+    due_rows = Notification.objects.filter(
+        Q(status__in=[Notification.Status.PENDING, Notification.Status.SENDING])
+        | Q(status=Notification.Status.DIGEST, attempts__gt=0, user__isnull=False),
+        next_attempt_at__lte=now,
+    ).values_list("pk", "status", "user_id")[:SWEEP_BATCH]
+    emails, digests = [], set()
+    for pk, status, user_id in due_rows:
+        if status == Notification.Status.DIGEST:
+            digests.add(user_id)
+        else:
+            emails.append(pk)
+    resent = sum(dispatch(send_notification, pk) for pk in emails)
+    digests_resent = sum(dispatch(send_digest, user_id) for user_id in digests)
     return {
         "timed_out": timed_out,
         "reminded": reminded,
         "resent": resent,
-        "unqueued": len(stuck) - resent,  # the broker is down: next minute, again
+        "digests_resent": digests_resent,
+        # The broker is down: next minute, again.
+        "unqueued": len(emails) - resent + len(digests) - digests_resent,
     }
 
 

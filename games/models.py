@@ -8,11 +8,12 @@ the server except through the engine's per-seat views.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from games.engine import Rules
 from games.engine.rules import rules_from_document
@@ -267,6 +268,7 @@ class IdempotentRequest(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
         ]
+        indexes = [models.Index(fields=["created_at"])]  # the retention's daily prune
 
 
 class Challenge(RulesFields, TimeControlFields):
@@ -332,19 +334,33 @@ class Challenge(RulesFields, TimeControlFields):
         return f"Challenge {self.pk}: {self.challenger} -> {to} ({self.status})"
 
 
+#: An outbox row is queued when its transaction commits; if it is still pending this
+#: long after it was written (the broker was down, the task was lost), the minute
+#: sweep queues it again.
+OUTBOX_RESEND_AFTER = timedelta(minutes=2)
+
+
+def outbox_first_sweep() -> datetime:
+    """A new outbox row's ``next_attempt_at``: when the sweep takes it up if the task
+    queued on commit has not sent it."""
+    return timezone.now() + OUTBOX_RESEND_AFTER
+
+
 class Notification(models.Model):
     """The outbox: one e-mail to send, written in the transaction of the event it tells.
 
     A sending task claims a row with a conditional UPDATE, so a task delivered twice
-    sends one e-mail; the sweep re-dispatches rows that were never sent.
+    sends one e-mail. The minute sweep queues again the rows whose ``next_attempt_at``
+    has come: never sent, back-off over, or a claim whose lease ran out. Each row has
+    at most ``settings.EMAIL_MAX_ATTEMPTS`` attempts, then ends failed.
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending"  # to send now
-        SENDING = "sending"  # claimed by a worker (until claimed_at + the lease)
+        PENDING = "pending"  # to send now, or at next_attempt_at after a failed attempt
+        SENDING = "sending"  # claimed by a worker (until next_attempt_at, its lease's end)
         SENT = "sent"
         DIGEST = "digest"  # waits for the player's daily digest
-        FAILED = "failed"  # gave up after the retries
+        FAILED = "failed"  # given up: a permanent refusal, or every attempt failed
         OUTDATED = "outdated"  # not sent: the turn it announced was over before it went out
 
     #: The player told, or None for an invitee without an account (``email`` only).
@@ -365,13 +381,26 @@ class Notification(models.Model):
     #: rebuilt from the deal and the log (None: no game, or a row from before this field).
     ply = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    #: Attempts so far (one per claim); never more than settings.EMAIL_MAX_ATTEMPTS.
     attempts = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: When the last attempt started.
     claimed_at = models.DateTimeField(null=True, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    #: When the minute sweep queues the row (again): the fallback for the task queued
+    #: on commit, the end of a claim's lease, or the end of the back-off after a failed
+    #: attempt. None when nothing is to be tried (sent, failed, outdated, or a digest
+    #: row waiting for its day).
+    next_attempt_at = models.DateTimeField(null=True, blank=True, default=outbox_first_sweep)
+    #: Why the last failed attempt failed (the SMTP server's answer, or the error); kept
+    #: once a later attempt succeeds, to tell why the e-mail was late.
+    last_error = models.CharField(max_length=500, blank=True, default="")
 
     class Meta:
-        indexes = [models.Index(fields=["status", "created_at"])]
+        indexes = [
+            models.Index(fields=["status", "created_at"]),  # the retention's daily prune
+            models.Index(fields=["status", "next_attempt_at"]),  # the minute sweep
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user} ({self.status})"

@@ -7,23 +7,32 @@ once the transaction commits. ``send`` claims the row with a conditional UPDATE:
 a task delivered twice, or a row re-dispatched by the sweep, sends one e-mail.
 A task the broker cannot take is logged and left to the sweep (``dispatch``): the
 action it follows has committed and is never reported as failed.
+
+An e-mail gives up: each claim is an attempt, and a failed attempt either schedules
+the next one (``next_attempt_at``, with exponential back-off, for the minute sweep to
+queue) or, when the failure is permanent (a 5xx refusal, a template that does not
+render) or the attempts are spent (``settings.EMAIL_MAX_ATTEMPTS``), ends the row
+``failed`` with the error kept in ``last_error``.
 """
 
 from __future__ import annotations
 
 import logging
+import smtplib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
-from django.db.models import F, Q
+from django.db import DatabaseError, transaction
+from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -93,6 +102,7 @@ def notify(
         status=Notification.Status.DIGEST
         if mode == "daily_digest"
         else Notification.Status.PENDING,
+        **({"next_attempt_at": None} if mode == "daily_digest" else {}),
     )
     if row.status == Notification.Status.PENDING:
         from .tasks import send_notification  # tasks import this module
@@ -102,16 +112,119 @@ def notify(
 
 
 def claim(notification_id: int) -> bool:
-    """Take the row for sending; False when another worker has it or it is done."""
+    """Take the row for an attempt; False when another worker has it or it is done.
+
+    A row whose attempts are spent is not taken but ends failed: its last attempt's
+    worker was lost (the claim ran out), or ``EMAIL_MAX_ATTEMPTS`` was lowered.
+    """
     now = timezone.now()
-    claimable = Q(status=Notification.Status.PENDING) | Q(
-        status=Notification.Status.SENDING, claimed_at__lt=now - lease()
+    claimable = Notification.objects.filter(
+        Q(status=Notification.Status.PENDING)
+        | Q(status=Notification.Status.SENDING, next_attempt_at__lte=now),
+        pk=notification_id,
     )
-    return bool(
-        Notification.objects.filter(claimable, pk=notification_id).update(
-            status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+    limit = settings.EMAIL_MAX_ATTEMPTS
+    if claimable.filter(attempts__lt=limit).update(
+        status=Notification.Status.SENDING,
+        claimed_at=now,
+        next_attempt_at=now + lease(),
+        attempts=F("attempts") + 1,
+    ):
+        return True
+    if claimable.filter(attempts__gte=limit).update(
+        status=Notification.Status.FAILED,
+        next_attempt_at=None,
+        last_error=Case(
+            When(
+                status=Notification.Status.SENDING,
+                then=Value("no word from the worker of the last attempt (its claim ran out)"),
+            ),
+            default=F("last_error"),
+        ),
+    ):
+        logger.error("e-mail %s failed: its %d attempts are spent", notification_id, limit)
+    return False
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """The back-off after the ``attempts``-th failed attempt: doubling, capped."""
+    seconds = settings.EMAIL_RETRY_BACKOFF * 2 ** min(attempts - 1, 30)
+    return timedelta(seconds=min(seconds, settings.EMAIL_RETRY_BACKOFF_MAX))
+
+
+def is_permanent(error: BaseException) -> bool:
+    """Whether no later attempt can mend ``error``.
+
+    The SMTP server's 5xx answers about the message (a dead address, content refused)
+    are permanent; 4xx answers, a refused or lost connection and a timeout are not. A
+    refused login or sender address is our configuration: retried, so that a fix in
+    time still delivers. Whatever is not a network error (a template that does not
+    render, a header Django refuses) would fail the same way again.
+    """
+    if isinstance(error, SoftTimeLimitExceeded):
+        return False  # the task's time ran out: a slow server, as a timeout
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(500 <= code < 600 for code, _ in error.recipients.values())
+    if isinstance(error, smtplib.SMTPAuthenticationError | smtplib.SMTPSenderRefused):
+        return False
+    if isinstance(error, smtplib.SMTPResponseException):
+        return 500 <= error.smtp_code < 600
+    return not isinstance(error, OSError)
+
+
+def describe(error: BaseException) -> str:
+    """``error`` in a line for ``Notification.last_error``: the server's answer if any."""
+
+    def answer(code: int, text: bytes | str) -> str:
+        words = text.decode(errors="replace") if isinstance(text, bytes) else text
+        return f"{code} {words}"
+
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        line = "; ".join(
+            f"{address}: {answer(code, text)}" for address, (code, text) in error.recipients.items()
         )
+    elif isinstance(error, smtplib.SMTPResponseException):
+        line = answer(error.smtp_code, error.smtp_error)
+    else:
+        line = type(error).__name__ + (f": {error}" if str(error) else "")
+    return " ".join(line.split())[:500]
+
+
+def attempt_failed(rows: Sequence[Notification], error: Exception, *, retry_as: str) -> None:
+    """One attempt at the e-mail of ``rows`` (one row, or a digest's) failed with
+    ``error``: each row either waits for its next attempt, in status ``retry_as``, or
+    ends failed (a permanent error, or its attempts spent). Only rows still held by
+    this attempt's claim are changed."""
+    now = timezone.now()
+    reason = describe(error)
+    permanent = is_permanent(error)
+    spent = [r for r in rows if permanent or r.attempts >= settings.EMAIL_MAX_ATTEMPTS]
+    again = [r for r in rows if r not in spent]
+    held = Notification.objects.filter(
+        status=Notification.Status.SENDING, claimed_at=rows[0].claimed_at
     )
+    what = f"e-mail {', '.join(str(r.pk) for r in rows)} ({rows[0].kind}) to {rows[0].email}"
+    if spent:
+        held.filter(pk__in=[r.pk for r in spent]).update(
+            status=Notification.Status.FAILED, next_attempt_at=None, last_error=reason
+        )
+        logger.error(
+            "%s failed after %d attempt(s), %s: %s",
+            what,
+            max(r.attempts for r in spent),
+            "a permanent error" if permanent else "none left",
+            reason,
+            exc_info=not isinstance(error, OSError),  # a template's traceback, say
+        )
+    if again:
+        attempts = max(r.attempts for r in again)
+        retry_at = now + retry_delay(attempts)
+        held.filter(pk__in=[r.pk for r in again]).update(
+            status=retry_as, next_attempt_at=retry_at, last_error=reason
+        )
+        logger.warning(
+            "%s: attempt %d failed, next at %s: %s", what, attempts, retry_at.isoformat(), reason
+        )
 
 
 #: E-mails that tell their recipient it is their turn: not sent once that turn is over.
@@ -144,23 +257,25 @@ def moment_of(row: Notification) -> Moment | None:
 
 
 def send(notification_id: int) -> bool:
-    """Send one claimed-or-claimable notification; True when this call sent it."""
+    """One attempt at a claimable notification; True when this call sent it."""
     if not claim(notification_id):
         return False
     row = Notification.objects.select_related("user", "game", "challenge").get(pk=notification_id)
-    moment = moment_of(row)
-    if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
-        Notification.objects.filter(pk=row.pk).update(status=Notification.Status.OUTDATED)
-        return False
-    message = build_message(row, moment)
     try:
-        message.send()
-    except OSError:
-        # Hand the row back, so that the retry (or the sweep) can claim it again.
-        Notification.objects.filter(pk=row.pk).update(status=Notification.Status.PENDING)
-        raise
+        moment = moment_of(row)
+        if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
+            Notification.objects.filter(pk=row.pk).update(
+                status=Notification.Status.OUTDATED, next_attempt_at=None
+            )
+            return False
+        build_message(row, moment).send()
+    except DatabaseError:
+        raise  # not the e-mail's fault: the claim runs out and the sweep tries again
+    except Exception as error:
+        attempt_failed([row], error, retry_as=Notification.Status.PENDING)
+        return False
     Notification.objects.filter(pk=row.pk).update(
-        status=Notification.Status.SENT, sent_at=timezone.now()
+        status=Notification.Status.SENT, sent_at=timezone.now(), next_attempt_at=None
     )
     return True
 
@@ -300,15 +415,21 @@ def _digest_link(row: Notification) -> str:
 
 
 def send_digest(user_id: int) -> int:
-    """One e-mail listing the user's digest notifications; returns how many it covered."""
+    """One e-mail listing the user's digest notifications; returns how many it covered.
+
+    A failed attempt puts the rows back in the digest, for the sweep to send once
+    their back-off is over (or for the next day's digest, whichever comes first)."""
     now = timezone.now()
-    ids = list(
-        Notification.objects.filter(user_id=user_id, status=Notification.Status.DIGEST)
-        .order_by("created_at")
-        .values_list("pk", flat=True)
-    )
+    waiting = Notification.objects.filter(user_id=user_id, status=Notification.Status.DIGEST)
+    waiting.filter(attempts__gte=settings.EMAIL_MAX_ATTEMPTS).update(
+        status=Notification.Status.FAILED, next_attempt_at=None
+    )  # only when EMAIL_MAX_ATTEMPTS was lowered: attempt_failed keeps the bound
+    ids = list(waiting.order_by("created_at").values_list("pk", flat=True))
     claimed = Notification.objects.filter(pk__in=ids, status=Notification.Status.DIGEST).update(
-        status=Notification.Status.SENDING, claimed_at=now, attempts=F("attempts") + 1
+        status=Notification.Status.SENDING,
+        claimed_at=now,
+        next_attempt_at=now + lease(),
+        attempts=F("attempts") + 1,
     )
     if not claimed:
         return 0
@@ -317,6 +438,20 @@ def send_digest(user_id: int) -> int:
         .select_related("user", "game", "challenge")
         .order_by("created_at")
     )
+    try:
+        digest_message(rows).send()
+    except DatabaseError:
+        raise
+    except Exception as error:
+        attempt_failed(rows, error, retry_as=Notification.Status.DIGEST)
+        return 0
+    Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
+        status=Notification.Status.SENT, sent_at=timezone.now(), next_attempt_at=None
+    )
+    return len(rows)
+
+
+def digest_message(rows: list[Notification]) -> EmailMultiAlternatives:
     user = rows[0].user
     assert user is not None
     items = [
@@ -342,14 +477,4 @@ def send_digest(user_id: int) -> int:
     )
     message.attach_alternative(render_to_string("emails/digest-body.html", context), "text/html")
     _unsubscribe_headers(message, unsubscribe_link)
-    try:
-        message.send()
-    except OSError:
-        Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
-            status=Notification.Status.DIGEST
-        )
-        raise
-    Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
-        status=Notification.Status.SENT, sent_at=timezone.now()
-    )
-    return len(rows)
+    return message

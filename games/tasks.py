@@ -1,33 +1,33 @@
-"""Celery tasks: thin wrappers that fetch by id and call a service."""
+"""Celery tasks: thin wrappers that fetch by id and call a service.
+
+Every task runs under the time limits of the settings (``CELERY_TASK_SOFT_TIME_LIMIT``,
+``CELERY_TASK_TIME_LIMIT``), which end before an outbox claim's lease. The sending
+tasks do not retry themselves: a failed attempt is recorded on its row, whose
+``next_attempt_at`` tells the minute sweep when to queue it again.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from . import deadlines, notifications
+from . import deadlines, notifications, retention
 from .models import Notification
 
 
-@shared_task(  # type: ignore[untyped-decorator]
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    retry_backoff_max=600,
-    max_retries=8,
-)
+@shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def send_notification(notification_id: int) -> bool:
-    """Send one outbox e-mail; a second delivery of the same task sends nothing."""
+    """One attempt at an outbox e-mail; a second delivery of the same task sends nothing."""
     return notifications.send(notification_id)
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
 def sweep_deadlines() -> dict[str, int]:
-    """Every minute (beat): forfeit idle seats, send due reminders, resend stuck e-mails."""
+    """Every minute (beat): forfeit idle seats, send due reminders, queue the e-mails
+    whose next attempt is due."""
     return deadlines.sweep()
 
 
-@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=8)  # type: ignore[untyped-decorator]
+@shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def send_digest(user_id: int) -> int:
     return notifications.send_digest(user_id)
 
@@ -43,3 +43,10 @@ def send_digests() -> int:
     )
     # What cannot be queued keeps waiting, in status digest, for tomorrow's run.
     return sum(notifications.dispatch(send_digest, user_id) for user_id in users)
+
+
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
+def prune_old_rows() -> dict[str, int]:
+    """Once a day (beat): delete the e-mails done with and the idempotency keys older
+    than settings.RETENTION_DAYS."""
+    return retention.prune()

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RBANK_VAR_DIR", BASE_DIR / "var"))
@@ -175,6 +176,22 @@ EMAIL_BACKEND = os.environ.get(
     else "django.core.mail.backends.console.EmailBackend",
 )
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@localhost>")
+#: Seconds the SMTP connection waits on the server (each connect, read or write): a
+#: hung server fails the attempt instead of holding the worker past its claim's lease.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "30"))
+# The outbox (games/notifications.py): an e-mail has at most EMAIL_MAX_ATTEMPTS
+# attempts; after the n-th failed one it waits EMAIL_RETRY_BACKOFF * 2**(n-1) seconds,
+# at most EMAIL_RETRY_BACKOFF_MAX, then the minute sweep queues it again. A permanent
+# refusal (5xx) fails it at once.
+EMAIL_MAX_ATTEMPTS = int(os.environ.get("EMAIL_MAX_ATTEMPTS", "8"))
+EMAIL_RETRY_BACKOFF = int(os.environ.get("EMAIL_RETRY_BACKOFF", "60"))
+EMAIL_RETRY_BACKOFF_MAX = int(os.environ.get("EMAIL_RETRY_BACKOFF_MAX", "3600"))
+if not 1 <= EMAIL_MAX_ATTEMPTS <= 1000:  # Notification.attempts is a small integer
+    raise ImproperlyConfigured("EMAIL_MAX_ATTEMPTS must be from 1 to 1000")
+#: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/retention.py).
+RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
+if RETENTION_DAYS < 1:
+    raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
 
 
 # The cache (API throttling counts): Redis when REDIS_URL is set, else per process.
@@ -232,7 +249,27 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0.2,
     "interval_max": 0.5,
 }
-NOTIFICATION_LEASE_SECONDS = int(os.environ.get("NOTIFICATION_LEASE_SECONDS", "300"))
+#: How long a claimed outbox row belongs to the worker that claimed it; after that the
+#: sweep gives it to another worker.
+NOTIFICATION_LEASE_SECONDS = float(os.environ.get("NOTIFICATION_LEASE_SECONDS", "300"))
+# Every task is stopped by its time limits: the soft one raises in the task (a send
+# then counts as a failed attempt), the hard one kills the process running it. Both
+# come before the lease ends, and the SMTP timeout before both, so no e-mail is still
+# being sent when its row may be claimed again (and sent twice).
+CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "240"))
+CELERY_TASK_TIME_LIMIT = float(os.environ.get("CELERY_TASK_TIME_LIMIT", "270"))
+if not (
+    0
+    < EMAIL_TIMEOUT
+    < CELERY_TASK_SOFT_TIME_LIMIT
+    < CELERY_TASK_TIME_LIMIT
+    < NOTIFICATION_LEASE_SECONDS
+):
+    raise ImproperlyConfigured(
+        "the e-mail settings must keep 0 < EMAIL_TIMEOUT < CELERY_TASK_SOFT_TIME_LIMIT"
+        " < CELERY_TASK_TIME_LIMIT < NOTIFICATION_LEASE_SECONDS (seconds): a send must"
+        " end before its claim may pass to another worker"
+    )
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -245,6 +282,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.send_digests",
         "schedule": crontab(hour=int(os.environ.get("DIGEST_HOUR_UTC", "7")), minute=0),
     },
+    # Sent e-mails and idempotency keys older than RETENTION_DAYS, deleted in batches.
+    "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
 }
 
 REST_FRAMEWORK = {

@@ -1,7 +1,13 @@
-"""A real SMTP server (aiosmtpd) in the test process, to read what was actually sent."""
+"""A real SMTP server (aiosmtpd) in the test process, to read what was actually sent.
+
+It can also misbehave as real servers do: refuse a message for a while (4xx), refuse
+an address for good (5xx), or take a message and never answer (``hang_data``).
+``silent_smtp`` is a server that accepts connections and never says a word.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
 from email import message_from_bytes, policy
@@ -19,8 +25,24 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
         self.fail_next = 0  # answer this many DATA commands with a temporary failure
+        #: Addresses refused at RCPT, with the answer (e.g. "550 5.1.1 no such user").
+        self.refuse: dict[str, str] = {}
+        #: While set, DATA is taken and never answered (until the client gives up).
+        self.hang_data = False
+        self.data_commands = 0  # every DATA the server read, delivered or not
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        if address in self.refuse:
+            return self.refuse[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        self.data_commands += 1
+        while self.hang_data:
+            await asyncio.sleep(0.05)
         if self.fail_next:
             self.fail_next -= 1
             return "451 try again later"
@@ -60,3 +82,11 @@ def smtp_inbox(settings: Any) -> Iterator[Inbox]:
         yield inbox
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def silent_smtp() -> Iterator[int]:
+    """The port of a server that hangs: the kernel accepts its connections (they wait
+    in the listening socket's backlog) but nothing ever answers, not even the greeting."""
+    with socket.create_server(("127.0.0.1", 0), backlog=256) as listener:
+        yield int(listener.getsockname()[1])

@@ -49,7 +49,7 @@ from games.deadlines import sweep
 from games.tasks import send_digests
 rows = Notification.objects.all()
 out = {"rows": sorted([r.kind, r.status] for r in rows)}
-rows.update(created_at=timezone.now() - timedelta(minutes=10))  # due for the sweep
+rows.update(next_attempt_at=timezone.now() - timedelta(minutes=10))  # due for the sweep
 out["sweep"] = sweep()
 rows.filter(kind="your_turn").update(status="digest")
 out["digests"] = send_digests()

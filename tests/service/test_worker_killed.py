@@ -3,7 +3,8 @@
 The worker runs as a process of its own, so that it can be killed outright
 (SIGKILL, as the kernel's OOM killer or a lost machine would). Its row stays
 claimed; once the claim's lease has run out, the minute sweep dispatches it again
-and a second worker sends it.
+and a second worker sends it. The workers run with a lease of a few seconds (and an
+SMTP timeout and time limits below it, as the settings require).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.contrib.auth.models import User
 from django.db import connection
+from django.utils import timezone
 
 from games.deadlines import sweep
 from games.models import Notification
@@ -34,6 +36,8 @@ from .conftest import make_broker_folders, wait_until
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The workers' claim lease, in seconds.
+LEASE = 6
 
 
 class StallingInbox:
@@ -62,7 +66,10 @@ def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
         RBANK_TEST_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
-        NOTIFICATION_LEASE_SECONDS="2",
+        NOTIFICATION_LEASE_SECONDS=str(LEASE),
+        EMAIL_TIMEOUT=str(LEASE - 2),  # the stalled DATA outlasts the kill
+        CELERY_TASK_SOFT_TIME_LIMIT=str(LEASE - 1.5),
+        CELERY_TASK_TIME_LIMIT=str(LEASE - 1),
     )
     return subprocess.Popen(
         [
@@ -92,7 +99,6 @@ def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
 @pytest.mark.django_db(transaction=True)
 def test_an_email_whose_worker_was_killed_mid_send_arrives_once(settings: Any) -> None:
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    settings.NOTIFICATION_LEASE_SECONDS = 2
     app.conf.task_always_eager = False
     queue = f"tests-killed-{os.getpid()}"
     make_broker_folders()
@@ -120,7 +126,8 @@ def test_an_email_whose_worker_was_killed_mid_send_arrives_once(settings: Any) -
         assert row.status == "sending"  # claimed by the dead worker
 
         workers.append(start_worker_process(queue, port))
-        time.sleep(2.5)  # the dead worker's lease runs out
+        assert row.next_attempt_at is not None  # the end of the dead worker's lease
+        time.sleep((row.next_attempt_at - timezone.now()).total_seconds() + 0.2)
         assert sweep()["resent"] == 1
         assert wait_until(lambda: len(inbox.received) == 1), "the e-mail never arrived"
         assert wait_until(lambda: Notification.objects.get(pk=row.pk).status == "sent")
