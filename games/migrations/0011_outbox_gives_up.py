@@ -22,7 +22,7 @@ def schedule_existing_rows(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0009_outbox_ply'),
+        ('games', '0010_engine_record'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
