@@ -12,7 +12,11 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+import django_stubs_ext
 from celery.schedules import crontab
+
+# Django's generic classes (ModelAdmin[Game], ...) subscriptable at run time, as typed.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RBANK_VAR_DIR", BASE_DIR / "var"))

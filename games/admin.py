@@ -1,0 +1,147 @@
+"""The admin, for support staff: find a game, a challenge, a failed e-mail.
+
+Games and everything about them are read-only here: every change to a game goes
+through ``games.services`` (version, log, clocks and e-mails move together), never a
+form. While a game is played its deal seed and its position (the hidden cards) are
+shown to nobody, superusers included, and neither are the priority slips a classic
+game keeps secret; once it is over they are shown, read-only (docs/operating.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+
+from .models import Challenge, Game, IdempotentRequest, Match, MoveRecord, Notification
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups
+
+admin.site.site_header = admin.site.site_title = "Russian Bank support"
+
+
+def link(obj: Model | None) -> SafeString | str:
+    """A link to ``obj``'s admin page, or "-", for a list's column (a change page links
+    its foreign keys by itself)."""
+    if obj is None:
+        return "-"
+    url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}">{}</a>', url, obj)
+
+
+def changelist_link(model: type[Model], text: str, **query: str | int) -> SafeString:
+    """A link to ``model``'s list, filtered by ``query``."""
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    return format_html('<a href="{}?{}">{}</a>', url, urlencode(query), text)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    """Shown, searched, never written through a form (deleting stays a permission)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+#: Secret while the game is played (R7.4 for the slips; the deal for the rest).
+GAME_SECRETS = ("seed", "position")
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["id", "title", "status", "to_move", "ply", "rules", "deadline", "updated_at"]
+    list_filter = ["status", "ending", "stop_mode", "rules", "time_control"]
+    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
+    list_select_related = ["player_a", "player_b", "player_c"]
+    readonly_fields = ["moves_link", "emails_link"]
+    date_hierarchy = "created_at"
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> _FieldGroups:
+        fields = super().get_fields(request, obj)
+        if obj is None or obj.status == Game.Status.PLAYING:
+            return [f for f in fields if f not in GAME_SECRETS]
+        return fields
+
+    @admin.display(description="moves")
+    def moves_link(self, game: Game) -> SafeString:
+        return changelist_link(MoveRecord, f"{game.ply} in the log", game__id__exact=game.pk)
+
+    @admin.display(description="e-mails")
+    def emails_link(self, game: Game) -> SafeString:
+        return changelist_link(Notification, "its e-mails", game__id__exact=game.pk)
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["id", "title", "target", "totals", "winner", "created_at", "finished_at"]
+    list_filter = ["winner", "rules"]
+    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
+    list_select_related = ["player_a", "player_b", "player_c"]
+
+
+@admin.register(MoveRecord)
+class MoveRecordAdmin(ReadOnlyAdmin):
+    list_display = ["game", "index", "seat", "turn", "text", "slip", "created_at"]
+    list_filter = ["seat"]
+    search_fields = ["game__id__exact"]
+    list_select_related = ["game"]
+    exclude = ["violation"]
+    readonly_fields = ["slip"]
+
+    @admin.display(description="violation")
+    def slip(self, move: MoveRecord) -> str:
+        """A classic game's accepted slip: the opponent's to spot while it is played."""
+        if move.game.status == Game.Status.PLAYING:
+            return "(hidden while the game is played)" if move.violation else ""
+        return move.violation
+
+
+@admin.register(IdempotentRequest)
+class IdempotentRequestAdmin(ReadOnlyAdmin):
+    list_display = ["key", "user", "game", "status_code", "created_at"]
+    search_fields = ["key", "user__username", "game__id__exact"]
+    list_select_related = ["user", "game"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "challenger", "opponent", "email", "is_open", "status", "created_at"]
+    list_filter = ["status", "is_open", "rules"]
+    search_fields = [
+        "id__exact",
+        "email",
+        "challenger__username",
+        "challenger__email",
+        "opponent__username",
+        "second_opponent__username",
+    ]
+    list_select_related = ["challenger", "opponent"]
+    # The invitation token is a secret link that would let its reader take the seat.
+    exclude = ["token"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "status", "email", "user_link", "game_link", "attempts"]
+    list_display_links = ["id"]
+    list_filter = ["status", "kind"]
+    search_fields = ["email", "user__username", "game__id__exact", "challenge__id__exact"]
+    list_select_related = ["user", "game"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description="user")
+    def user_link(self, row: Notification) -> SafeString | str:
+        return link(row.user)
+
+    @admin.display(description="game")
+    def game_link(self, row: Notification) -> SafeString | str:
+        return link(row.game)
