@@ -9,6 +9,7 @@ second as the sweep is never lost and never forfeited.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -21,10 +22,13 @@ from accounts.models import Profile
 from accounts.services import profile_of
 from games.engine import BY_TIMEOUT, from_document
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields
 
 from . import clocks
 from .models import Game, Notification
 from .notifications import dispatch, lease, notify
+
+logger = logging.getLogger(__name__)
 
 #: Outbox rows still pending this long after they were written are dispatched again.
 RESEND_AFTER = timedelta(minutes=2)
@@ -108,6 +112,10 @@ def timeout_game(game_id: int, now: datetime | None = None) -> bool:
             return False  # a move came in first
         position = from_document(game.position)
         seat = position.to_move
+        logger.info(
+            "timeout %s",
+            fields(game=game.pk, seat=game.letters[seat], deadline=game.deadline.isoformat()),
+        )
         position.forfeit(seat, BY_TIMEOUT)
         log_event(game, position, seat, TIMEOUT)
         save_position(game, position)

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from accounts.services import profile_of
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, from_document, view
+from rbank_site.logs import fields
 
 from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
@@ -155,7 +156,11 @@ def send(notification_id: int) -> bool:
     message = build_message(row, moment)
     try:
         message.send()
-    except OSError:
+    except OSError as exc:
+        logger.warning(
+            "e-mail failed %s",
+            fields(id=row.pk, kind=row.kind, attempt=row.attempts, error=repr(exc)),
+        )
         # Hand the row back, so that the retry (or the sweep) can claim it again.
         Notification.objects.filter(pk=row.pk).update(status=Notification.Status.PENDING)
         raise
@@ -345,7 +350,8 @@ def send_digest(user_id: int) -> int:
     _unsubscribe_headers(message, unsubscribe_link)
     try:
         message.send()
-    except OSError:
+    except OSError as exc:
+        logger.warning("digest failed %s", fields(user=user, rows=len(rows), error=repr(exc)))
         Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
             status=Notification.Status.DIGEST
         )

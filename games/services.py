@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,11 +35,14 @@ from games.engine import (
 from games.engine.match import alternating_starter
 from games.engine.rules import ALTERNATE
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
 from .clocks import TimeControl
 from .models import Game, IdempotentRequest, Match, MoveRecord, StopMode
 from .notifications import notify
+
+logger = logging.getLogger(__name__)
 
 #: Log entries that are events, not moves (the notation has no word for them).
 RESIGN = "resigns"
@@ -125,6 +129,7 @@ class MovesResult:
     position: Position | None = None  # the new position, when this call made it
 
 
+@logs_refusals("move")
 def play_moves(
     *,
     game_id: int,
@@ -221,6 +226,10 @@ def save_position(game: Game, position: Position) -> None:
         game.stalemate_offer = ""
     game.save()
     if position.is_over:
+        logger.info(
+            "game over %s",
+            fields(game=game.pk, status=game.status, ending=game.ending, score=position.score),
+        )
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in game.players:
             notify(kind, user=player, game=game)
@@ -256,6 +265,7 @@ def _settle_match(game: Game, position: Position) -> None:
         )
 
 
+@logs_refusals("resign")
 def resign(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
     """R8.6: the user's seat forfeits; the opponent scores 30 + 20 + the resigning seat's count."""
     with transaction.atomic():
@@ -268,6 +278,7 @@ def resign(*, game_id: int, user: User, expected_version: int | None = None) -> 
         return game
 
 
+@logs_refusals("stalemate-offer")
 def offer_stalemate(*, game_id: int, user: User) -> Game:
     """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
     with transaction.atomic():
@@ -286,12 +297,14 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
         game.stalemate_offer = mine
         game.version += 1
         game.save(update_fields=["stalemate_offer", "version", "updated_at"])
+        logger.info("stalemate offered %s", fields(game=game.pk, seat=mine))
         for other, player in enumerate(game.players):
             if other != seat:
                 notify("stalemate_offer", user=player, game=game)
         return game
 
 
+@logs_refusals("stalemate-answer")
 def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
     """Accept or decline a stalemate offer. The game ends, scored as R8.3, once every
     seat has agreed (with three seats, both the others must accept); one refusal
@@ -302,6 +315,7 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
         mine = game.letters[seat]
         if not game.stalemate_offer or mine in game.stalemate_offer:
             raise ServiceError(409, "NO_OFFER", "no stalemate offer awaits your answer")
+        logger.info("stalemate answered %s", fields(game=game.pk, seat=mine, accept=accept))
         if accept and len(game.stalemate_offer) + 1 < len(game.letters):
             game.stalemate_offer += mine  # the others have still to answer
             game.version += 1

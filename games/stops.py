@@ -12,6 +12,7 @@ violations (S4/S5) never reach the log: the server refuses them in every mode (R
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from django.utils import timezone
 
 from games.engine import IllegalMove, Move, Position, call_stop, compulsory_moves
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
 from .models import Game, StopMode
@@ -36,6 +38,8 @@ from .services import (
     stop_event,
 )
 
+logger = logging.getLogger(__name__)
+
 #: Every this many wrong calls by a seat costs it a turn (R7.5).
 WRONG_CALLS_PER_LOST_TURN = 3
 
@@ -48,6 +52,7 @@ class StopOutcome:
     correction: str  # the compulsory move carried out in its place
 
 
+@logs_refusals("stop")
 def call_stop_on(
     *,
     game_id: int,
@@ -165,6 +170,16 @@ def _stop(
     }
     game.current_turn = []
     save_position(game, position)
+    logger.info(
+        "stop called %s",
+        fields(
+            game=game.pk,
+            seat=game.letters[seat],
+            move=move_number,
+            code=refusal.code,
+            correction=correction,
+        ),
+    )
     notify(
         "stop_called",
         user=game.user_at(offender),
