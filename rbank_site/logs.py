@@ -33,6 +33,12 @@ def fields(**values: object) -> str:
     return " ".join(f"{key}={_value(value)}" for key, value in values.items())
 
 
+def not_a_health_check(record: logging.LogRecord) -> bool:
+    """False for Django's line about a 503 from /healthz: the check logs what failed
+    itself, and a probe every few seconds must not e-mail the admins each time."""
+    return getattr(getattr(record, "request", None), "path", None) != "/healthz"
+
+
 #: The services' keyword arguments a refusal's line names, and the names it uses.
 ARGUMENTS = {"game_id": "game", "user": "user"}
 

@@ -310,12 +310,18 @@ SPECTACULAR_SETTINGS = {
 # ("Ann <ann@example.com>, bob@example.com") and sent to Sentry when SENTRY_DSN is set.
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 ADMINS = env_addresses("ADMINS")
-SERVER_EMAIL = os.environ.get("SERVER_EMAIL", DEFAULT_FROM_EMAIL)  # what error e-mails come from
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL  # error e-mails' sender
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "filters": {
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "not_a_health_check": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://rbank_site.logs.not_a_health_check",
+        },
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "line"},
         "mail_admins": {
@@ -327,7 +333,10 @@ LOGGING = {
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
     # Django's own loggers hand their lines to the root's handlers (so an error is
     # e-mailed once), instead of Django's default handlers.
-    "loggers": {"django": {"handlers": [], "level": LOG_LEVEL}},
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL},
+        "django.request": {"filters": ["not_a_health_check"]},
+    },
 }
 
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
