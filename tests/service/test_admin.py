@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
-from games.models import Game, MoveRecord, Notification
+from games.models import Challenge, Game, MoveRecord, Notification
 from games.services import play_moves, resign, start_match
 
 from .conftest import browser, mover_and_other, play_turn, whole_turn
@@ -143,6 +143,24 @@ def test_it_hides_a_classic_games_slips_until_it_ends(
     resign(game_id=everything.pk, user=alice)
     detail = client.get(url(MoveRecord, "change", move.pk))
     assert "S1" in detail.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("model", "lookup"),
+    [
+        (Game, "seed__startswith"),
+        (Game, "position__contains"),
+        (MoveRecord, "violation"),
+        (Challenge, "token__startswith"),
+    ],
+)
+def test_it_refuses_to_filter_a_list_by_a_secret(
+    superuser: User, everything: Game, model: type[Model], lookup: str
+) -> None:
+    """Counting the rows found for ``seed__startswith=4``, then 41, ... would read the
+    seed of a game in play one character at a time."""
+    answer = browser(superuser).get(url(model, "changelist"), {lookup: "4"})
+    assert answer.status_code == 400
 
 
 def test_it_finds_a_game_by_id_or_player_and_a_failed_e_mail_by_address(

@@ -73,7 +73,10 @@ def test_it_logs_a_timeout_and_the_game_it_ends(
 ) -> None:
     with time_machine.travel("2026-11-23 09:00Z", tick=False):
         game = start_game(alice, bob, seed=1)
-    with time_machine.travel("2026-11-27 09:00Z", tick=False), caplog.at_level(logging.INFO):
+    with (
+        time_machine.travel("2026-11-27 09:00Z", tick=False),
+        caplog.at_level(logging.INFO, logger="games"),
+    ):
         assert sweep()["timed_out"] == 1
     game.refresh_from_db()
     assert lines(caplog, "games.deadlines") == [
@@ -126,7 +129,7 @@ def test_it_warns_when_an_e_mail_cannot_be_sent(
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", free_port()  # nobody listens
     row = Notification.objects.create(user=bob, email=bob.email, kind="stalemate_offer", game=game)
-    with caplog.at_level(logging.INFO), pytest.raises(OSError):
+    with caplog.at_level(logging.INFO, logger="games"), pytest.raises(OSError):
         send(row.pk)
     (line,) = lines(caplog, "games.notifications")
     assert line.startswith(f"e-mail failed id={row.pk} kind=stalemate_offer attempt=1 error=")
