@@ -127,12 +127,14 @@ def image_command() -> list[str]:
 
 @pytest.fixture
 def app_env(tmp_path: Path) -> dict[str, str]:
-    """A container's environment: production settings, its own var folder (SQLite and
-    the file broker, unless REDIS_URL is set), on the loopback."""
+    """A container's environment: production settings, and a var folder of its own for
+    SQLite and the file broker (never a database or a Redis the suite's other processes
+    use: a worker here must take none of their tasks)."""
+    unshared = ("DATABASE_URL", "REDIS_URL", "CACHE_URL")
     env = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_", "DEBUG", "DATABASE_URL"))
+        if not k.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_", "DEBUG", *unshared))
     }
     return env | {
         "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
