@@ -3,12 +3,18 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Every dependency pinned, with its hashes (make lock): the service's, and the service's
+# with the tools for tests and checks (the same versions of what they share).
+LOCK     := requirements.lock
+DEV_LOCK := requirements-dev.lock
+UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
+	--generate-hashes --quiet
 
 ## make run: the whole service (web, worker, beat) on http://127.0.0.1:8000 with SQLite.
 run: install
 	$(BIN)/python -m rbank_site.run
 
-.PHONY: run test lint typecheck pytest bench install browser clean
+.PHONY: run test lint typecheck pytest bench install browser clean lock
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 ## What the system lacks is checked first: installed when it can be, else named at once.
@@ -16,12 +22,19 @@ test: browser lint typecheck pytest
 
 install: $(STAMP)
 
-$(STAMP): pyproject.toml
+# The locked versions, then the project itself (its dependencies are those).
+$(STAMP): pyproject.toml $(DEV_LOCK)
 	@scripts/system-deps.sh python "$(PYTHON)"
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --require-hashes -r $(DEV_LOCK)
+	$(BIN)/pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+## make lock: pin the newest versions pyproject.toml allows (after changing it); commit both.
+lock: install
+	$(UV_COMPILE) -o $(LOCK)
+	$(UV_COMPILE) --extra dev --constraint $(LOCK) -o $(DEV_LOCK)
 
 lint: install
 	$(BIN)/ruff check .

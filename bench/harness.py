@@ -38,8 +38,8 @@ def start_django() -> None:
     import django
 
     django.setup()
-    # A line per task or SMTP command would bury the figures.
-    for name in ("celery", "mail.log"):
+    # A line per task, SMTP command or game event would bury the figures.
+    for name in ("celery", "mail.log", "games"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 

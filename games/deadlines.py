@@ -9,6 +9,7 @@ second as the sweep is never lost and never forfeited.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -20,10 +21,13 @@ from django.utils import timezone
 from accounts.models import Profile
 from accounts.services import profile_of
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields
 
 from . import clocks
 from .models import Game, Notification
 from .notifications import dispatch, notify
+
+logger = logging.getLogger(__name__)
 
 SWEEP_BATCH = 500
 
@@ -103,6 +107,10 @@ def timeout_game(game_id: int, now: datetime | None = None) -> bool:
             return False
         if game.deadline is None or game.deadline > now:
             return False  # a move came in first
+        logger.info(
+            "timeout %s",
+            fields(game=game.pk, seat=game.to_move, deadline=game.deadline.isoformat()),
+        )
         timeout(game)
         return True
 

@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from accounts.services import profile_of
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
+from rbank_site.logs import fields
 
 from .board_text import board_text, mail_table
 from .models import Challenge, Game, Notification
@@ -203,17 +204,20 @@ def attempt_failed(rows: Sequence[Notification], error: Exception, *, retry_as: 
     held = Notification.objects.filter(
         status=Notification.Status.SENDING, claimed_at=rows[0].claimed_at
     )
-    what = f"e-mail {', '.join(str(r.pk) for r in rows)} ({rows[0].kind}) to {rows[0].email}"
+    ids = ",".join(str(r.pk) for r in rows)
     if spent:
         held.filter(pk__in=[r.pk for r in spent]).update(
             status=Notification.Status.FAILED, next_attempt_at=None, last_error=reason
         )
         logger.error(
-            "%s failed after %d attempt(s), %s: %s",
-            what,
-            max(r.attempts for r in spent),
-            "a permanent error" if permanent else "none left",
-            reason,
+            "e-mail gave up %s",
+            fields(
+                id=ids,
+                kind=rows[0].kind,
+                attempts=max(r.attempts for r in spent),
+                permanent=permanent,
+                error=reason,
+            ),
             exc_info=not isinstance(error, OSError),  # a template's traceback, say
         )
     if again:
@@ -223,7 +227,10 @@ def attempt_failed(rows: Sequence[Notification], error: Exception, *, retry_as: 
             status=retry_as, next_attempt_at=retry_at, last_error=reason
         )
         logger.warning(
-            "%s: attempt %d failed, next at %s: %s", what, attempts, retry_at.isoformat(), reason
+            "e-mail failed %s",
+            fields(
+                id=ids, kind=rows[0].kind, attempt=attempts, error=reason, next=retry_at.isoformat()
+            ),
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,12 +26,15 @@ from games.engine import Game as EngineGame
 from games.engine import Match as MatchScore
 from games.engine.messages import render
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
 from .clocks import TimeControl
 from .models import Game, IdempotentRequest, Match, StopMode
 from .notifications import notify
 from .store import engine_game, keep, new_engine_game
+
+logger = logging.getLogger(__name__)
 
 #: Most moves one request may post (a turn rarely holds more than a few dozen).
 MAX_MOVES_PER_REQUEST = 600
@@ -130,6 +134,7 @@ class MovesResult:
     engine: EngineGame | None = None  # the game as this call left it
 
 
+@logs_refusals("move")
 def play_moves(
     *,
     game_id: int,
@@ -242,6 +247,10 @@ def save(game: Game, engine: EngineGame) -> None:
     keep(game, engine)
     game.save()
     if engine.is_over and was_playing:
+        logger.info(
+            "game over %s",
+            fields(game=game.pk, status=game.status, ending=game.ending, score=engine.score),
+        )
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in game.players:
             notify(kind, user=player, game=game)
@@ -275,6 +284,7 @@ def _settle_match(game: Game, engine: EngineGame) -> None:
         )
 
 
+@logs_refusals("resign")
 def resign(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
     """R8.6: the user's seat forfeits; the others score (the engine's forfeit)."""
     with transaction.atomic():
@@ -294,6 +304,7 @@ def timeout(game: Game) -> None:
     save(game, engine)
 
 
+@logs_refusals("stalemate-offer")
 def offer_stalemate(*, game_id: int, user: User) -> Game:
     """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
     with transaction.atomic():
@@ -301,12 +312,14 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
         engine = playing_engine(game)
         _act(game, lambda: engine.offer_stalemate(seat))
         save(game, engine)
+        logger.info("stalemate offered %s", fields(game=game.pk, seat=game.letters[seat]))
         for other, player in enumerate(game.players):
             if other != seat:
                 notify("stalemate_offer", user=player, game=game)
         return game
 
 
+@logs_refusals("stalemate-answer")
 def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
     """Accept or decline a stalemate offer. The game ends, scored as R8.3, once every
     seat has agreed; one refusal withdraws the offer."""
@@ -315,6 +328,9 @@ def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
         engine = playing_engine(game)
         answer = engine.agree_stalemate if accept else engine.decline_stalemate
         _act(game, lambda: answer(seat))
+        logger.info(
+            "stalemate answered %s", fields(game=game.pk, seat=game.letters[seat], accept=accept)
+        )
         save(game, engine)
         return game
 

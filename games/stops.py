@@ -9,6 +9,7 @@ wrong call is counted even though it is refused).
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -17,10 +18,13 @@ from django.db import transaction
 from games.engine import Game as EngineGame
 from games.engine import Refusal, WrongCallError
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields, logs_refusals
 
 from .models import Game
 from .notifications import notify
 from .services import check_version, lock_for_player, playing_engine, record_turns, refused, save
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,7 @@ class StopOutcome:
     correction: str  # the compulsory move carried out in its place ("" when there is none)
 
 
+@logs_refusals("stop")
 def call_stop_on(
     *,
     game_id: int,
@@ -68,6 +73,16 @@ def call_stop_on(
             stopped = last.moves[move_number - 1]
             why = played[move_number - 1].refusal(stopped)
             correction = "" if entry.correction is None else str(entry.correction)
+            logger.info(
+                "stop called %s",
+                fields(
+                    game=game.pk,
+                    seat=game.letters[seat],
+                    move=move_number,
+                    code=entry.violation,
+                    correction=correction,
+                ),
+            )
             notify(
                 "stop_called",
                 user=game.user_at(last.seat),

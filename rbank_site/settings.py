@@ -8,12 +8,17 @@ in files under ``var/``, so one command starts the whole service on a bare machi
 from __future__ import annotations
 
 import os
+from email.utils import getaddresses
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+import django_stubs_ext
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes (ModelAdmin[Game], ...) subscriptable at run time, as typed.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("RBANK_VAR_DIR", BASE_DIR / "var"))
@@ -26,6 +31,11 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_addresses(name: str) -> list[tuple[str, str]]:
+    """``Ann <ann@example.com>, bob@example.com`` as Django's ADMINS: (name, address)."""
+    return [(who, address) for who, address in getaddresses([os.environ.get(name, "")]) if address]
 
 
 DEBUG = env_bool("DEBUG", False)
@@ -161,6 +171,8 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 # reached directly, or any client could claim HTTPS.
 if env_bool("BEHIND_TLS_PROXY", not DEBUG):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Health checks ask over plain HTTP from inside the container: no redirect to HTTPS.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
 # E-mail: SMTP to EMAIL_HOST:EMAIL_PORT; the console when no host is set.
@@ -270,11 +282,19 @@ if not (
         " < CELERY_TASK_TIME_LIMIT < NOTIFICATION_LEASE_SECONDS (seconds): a send must"
         " end before its claim may pass to another worker"
     )
+# The settings' LOGGING applies in workers and beat too (rbank_site/celery.py).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat touches a heartbeat file at every tick, at least once a minute; its health
+# check (python -m rbank_site.healthcheck beat) wants it younger than three.
+CELERY_BEAT_SCHEDULER = "rbank_site.beat:HeartbeatScheduler"
+CELERY_BEAT_MAX_LOOP_INTERVAL = 60
+BEAT_HEARTBEAT_FILE = VAR_DIR / "beat-heartbeat"
+BEAT_HEARTBEAT_MAX_AGE = 180
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Deadlines are indexed columns scanned here, never ETA tasks days ahead.
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
@@ -324,9 +344,42 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
 }
 
+# Logs: one line per event on the console, at LOG_LEVEL (the app's events:
+# docs/operating.md). Every ERROR, a request's or a task's, is also e-mailed to ADMINS
+# ("Ann <ann@example.com>, bob@example.com") and sent to Sentry when SENTRY_DSN is set.
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
+ADMINS = env_addresses("ADMINS")
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL  # error e-mails' sender
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "filters": {
+        "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
+        "not_a_health_check": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://rbank_site.logs.not_a_health_check",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "line"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
+    # Django's own loggers hand their lines to the root's handlers (so an error is
+    # e-mailed once), instead of Django's default handlers.
+    "loggers": {
+        "django": {"handlers": [], "level": LOG_LEVEL},
+        "django.request": {"filters": ["not_a_health_check"]},
+    },
 }
+
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from rbank_site.monitoring import start_sentry
+
+    start_sentry(SENTRY_DSN)

@@ -6,7 +6,7 @@ from accounts import api as accounts_api
 from accounts import views as account_views
 from games import api
 
-from . import views
+from . import health, views
 
 handler400 = "rbank_site.api_errors.bad_request"
 handler404 = "rbank_site.api_errors.not_found"
@@ -14,6 +14,7 @@ handler500 = "rbank_site.api_errors.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
     # Sign-up before allauth's own: it tells an invitee who invites them (accounts/views.py).
     path("accounts/signup/", account_views.signup, name="account_signup"),

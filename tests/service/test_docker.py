@@ -1,41 +1,84 @@
-"""The production compose file, read as a deployer would (no Docker engine runs here)."""
+"""The compose files, read as a deployer would (no Docker engine runs here), and what
+of them can run here: the image's gunicorn command and the containers' health checks,
+against a real gunicorn, a real worker and a real beat on this machine."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shlex
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
+from .smtp import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
-COMPOSE = ROOT / "docker" / "compose.yml"
-SETTINGS = (ROOT / "rbank_site" / "settings.py").read_text()
+DOCKER = ROOT / "docker"
+READ_BY_THE_APP = "".join(
+    (ROOT / "rbank_site" / name).read_text() for name in ("settings.py", "monitoring.py")
+)
+GUNICORN_CONF = (ROOT / "rbank_site" / "gunicorn_conf.py").read_text()
+BIN = Path(sys.executable).parent
 
 
-def services() -> dict[str, Any]:
-    doc = yaml.safe_load(COMPOSE.read_text())
+def services(name: str = "compose.yml") -> dict[str, Any]:
+    doc = yaml.safe_load((DOCKER / name).read_text())
     result: dict[str, Any] = doc["services"]
     return result
 
 
-def test_it_has_web_worker_one_beat_postgres_redis_and_a_mail_catcher() -> None:
+def test_it_has_web_worker_one_beat_postgres_redis_and_no_mail_catcher() -> None:
     svc = services()
-    assert {"web", "worker", "beat", "postgres", "redis", "mailpit", "migrate"} <= set(svc)
-    assert "gunicorn" in (ROOT / "docker" / "Dockerfile").read_text()
+    assert set(svc) == {"migrate", "web", "worker", "beat", "postgres", "redis"}
     assert "beat" in svc["beat"]["command"] and "deploy" not in svc["beat"]  # never scaled
     assert "worker" in svc["worker"]["command"]
+    assert "mailpit" not in (DOCKER / "compose.yml").read_text().lower()
+
+
+def test_it_publishes_nothing_on_every_interface() -> None:
+    for name in ("compose.yml", "compose.dev.yml"):
+        for service, spec in services(name).items():
+            for port in spec.get("ports", []):
+                assert str(port).startswith("127.0.0.1:"), (name, service, port)
 
 
 def test_the_app_services_share_one_configuration_read_by_the_settings() -> None:
     svc = services()
-    env = svc["web"]["environment"]
-    for name in ("worker", "beat", "migrate"):
+    env = svc["worker"]["environment"]
+    for name in ("beat", "migrate"):
         assert svc[name]["environment"] == env
+    web = svc["web"]["environment"]
+    assert web.items() >= env.items()
     for variable in env:
-        assert f'"{variable}"' in SETTINGS, f"{variable} is not read by rbank_site/settings.py"
+        assert f'"{variable}"' in READ_BY_THE_APP, f"{variable} is read by no setting"
+    for variable in set(web) - set(env):  # gunicorn's own
+        assert f'"{variable}"' in GUNICORN_CONF, f"{variable} is read by no gunicorn setting"
     assert env["DATABASE_URL"].startswith("postgres://") and env["REDIS_URL"].startswith("redis://")
-    assert re.fullmatch(r"\$\{SECRET_KEY:\?.+\}", env["SECRET_KEY"])  # refuses to start without
+
+
+REQUIRED = r"\$\{%s:\?[^}]+\}"
+
+
+def test_it_refuses_to_start_without_its_secrets_and_a_mail_server() -> None:
+    svc = services()
+    env = svc["web"]["environment"]
+    assert re.fullmatch(REQUIRED % "SECRET_KEY", env["SECRET_KEY"])
+    assert re.fullmatch(REQUIRED % "EMAIL_HOST", env["EMAIL_HOST"])
+    assert re.search(REQUIRED % "POSTGRES_PASSWORD", env["DATABASE_URL"])
+    assert re.fullmatch(
+        REQUIRED % "POSTGRES_PASSWORD", svc["postgres"]["environment"]["POSTGRES_PASSWORD"]
+    )
+    text = (DOCKER / "compose.yml").read_text()
+    assert not re.search(r"\$\{(POSTGRES_PASSWORD|SECRET_KEY|EMAIL_HOST):-", text)
 
 
 def test_the_app_waits_for_migrations_and_healthy_data_stores() -> None:
@@ -48,5 +91,192 @@ def test_the_app_waits_for_migrations_and_healthy_data_stores() -> None:
         assert svc[name]["depends_on"] == {
             "migrate": {"condition": "service_completed_successfully"}
         }
-    for store in ("postgres", "redis"):
-        assert "healthcheck" in svc[store]
+    for name in ("web", "worker", "beat", "postgres", "redis"):
+        assert svc[name]["healthcheck"]["test"], name
+
+
+def test_the_development_file_adds_the_mail_catcher_on_the_loopback_only() -> None:
+    dev = services("compose.dev.yml")
+    assert dev["mailpit"]["ports"] == ["127.0.0.1:${MAIL_UI_PORT:-8025}:8025"]
+    for name in ("migrate", "web", "worker", "beat"):
+        assert dev[name]["depends_on"] == {"mailpit": {"condition": "service_started"}}
+    assert set(dev) - {"mailpit"} <= set(services())
+    env = dict(
+        line.split("=", 1)
+        for line in (DOCKER / "dev.env").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert env["EMAIL_HOST"] == "mailpit" and {"SECRET_KEY", "POSTGRES_PASSWORD"} <= set(env)
+
+
+def test_the_image_installs_the_locked_versions_and_runs_gunicorn_from_its_config() -> None:
+    dockerfile = (DOCKER / "Dockerfile").read_text()
+    assert "pip install --require-hashes -r requirements.lock" in dockerfile
+    assert "pip install --no-deps ." in dockerfile
+    assert image_command()[:3] == ["gunicorn", "--config", "python:rbank_site.gunicorn_conf"]
+
+
+def image_command() -> list[str]:
+    (line,) = [x for x in (DOCKER / "Dockerfile").read_text().splitlines() if x.startswith("CMD")]
+    command: list[str] = json.loads(line.removeprefix("CMD"))
+    return command
+
+
+# --- What runs here: the processes of the containers and their health checks.
+
+
+@pytest.fixture
+def app_env(tmp_path: Path) -> dict[str, str]:
+    """A container's environment: production settings, and a var folder of its own for
+    SQLite and the file broker (never a database or a Redis the suite's other processes
+    use: a worker here must take none of their tasks)."""
+    unshared = ("DATABASE_URL", "REDIS_URL", "CACHE_URL")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_", "DEBUG", *unshared))
+    }
+    return env | {
+        "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
+        "SECRET_KEY": "test-only-not-secret",
+        "ALLOWED_HOSTS": "bank.example.com",
+        "RBANK_VAR_DIR": str(tmp_path),
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+    }
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """Processes a test starts, stopped at its end whatever happens."""
+    started: list[subprocess.Popen[bytes]] = []
+    yield started
+    for proc in started:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def start(
+    started: list[subprocess.Popen[bytes]], command: list[str], env: dict[str, str], log: Path
+) -> subprocess.Popen[bytes]:
+    with log.open("wb") as out:
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    started.append(proc)
+    return proc
+
+
+def healthcheck(service: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The service's compose health check, run as Docker would run it in the container."""
+    test = services()[service]["healthcheck"]["test"]
+    if test[0] == "CMD-SHELL":
+        command = ["sh", "-c", test[1].replace("$$", "$")]  # compose's escape for "$"
+    else:
+        assert test[0] == "CMD"
+        command = test[1:]
+        if command[0] == "python":
+            command[0] = sys.executable
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+
+
+def wait_for(condition: Any, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.5)
+    return False
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    proc.wait(timeout=30)
+
+
+def test_gunicorn_takes_its_workers_timeouts_and_max_requests_from_the_config(
+    app_env: dict[str, str],
+) -> None:
+    env = app_env | {"WEB_CONCURRENCY": "5", "GUNICORN_MAX_REQUESTS": "700"}
+    result = subprocess.run(
+        [str(BIN / "gunicorn"), *image_command()[1:], "--print-config"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    config = dict(
+        (name.strip(), value.strip())
+        for name, _, value in (line.partition("=") for line in result.stdout.splitlines())
+    )
+    assert config["workers"] == "5"
+    assert config["max_requests"] == "700" and config["max_requests_jitter"] == "100"
+    assert config["timeout"] == "30" and config["graceful_timeout"] == "30"
+    assert config["bind"] == "['0.0.0.0:8000']"
+
+
+def test_the_web_health_check_passes_against_the_images_gunicorn_and_fails_without_it(
+    app_env: dict[str, str], processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    port = free_port()
+    env = app_env | {"PORT": str(port), "WEB_CONCURRENCY": "1"}
+    command = [str(BIN / "gunicorn"), *image_command()[1:], "--bind", f"127.0.0.1:{port}"]
+    web = start(processes, command, env, tmp_path / "web.log")
+    assert wait_for(lambda: healthcheck("web", env).returncode == 0, 60), (
+        tmp_path / "web.log"
+    ).read_text()
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/healthz", headers={"Host": "bank.example.com"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert json.load(answer) == {"database": "ok", "broker": "ok"}
+    stop(web)
+    down = healthcheck("web", env)
+    assert down.returncode == 1 and f"127.0.0.1:{port}/healthz" in down.stderr
+
+
+def test_the_worker_health_check_pings_this_containers_worker(
+    app_env: dict[str, str], processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    node = f"rbank-test-{os.getpid()}"
+    env = app_env | {"HOSTNAME": node}
+    command = shlex.join(services()["worker"]["command"])
+    command = command.replace("--concurrency 4", "--pool solo")  # one process is enough here
+    assert command.startswith("celery ")
+    worker = start(
+        processes,
+        [sys.executable, "-m", *shlex.split(command), "--hostname", f"celery@{node}"],
+        env,
+        tmp_path / "worker.log",
+    )
+    log = tmp_path / "worker.log"
+    assert wait_for(lambda: f"celery@{node} ready" in log.read_text(), 60), log.read_text()
+    alive = healthcheck("worker", env)
+    assert alive.returncode == 0 and f"celery@{node}: OK" in alive.stdout, alive
+    stop(worker)
+    assert healthcheck("worker", env).returncode != 0  # after its 10 s without an answer
+
+
+def test_the_beat_health_check_reads_the_heartbeat_beat_writes(
+    app_env: dict[str, str], processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    command = [
+        str(tmp_path / "celerybeat-schedule") if part == "/app/var/celerybeat-schedule" else part
+        for part in services()["beat"]["command"]
+    ]
+    assert command[0] == "celery"
+    heartbeat = tmp_path / "beat-heartbeat"
+    beat = start(processes, [sys.executable, "-m", *command], app_env, tmp_path / "beat.log")
+    assert wait_for(heartbeat.exists, 60), (tmp_path / "beat.log").read_text()
+    assert healthcheck("beat", app_env).returncode == 0
+    stop(beat)
+    old = time.time() - 600
+    os.utime(heartbeat, (old, old))  # a beat that stopped ticking ten minutes ago
+    stale = healthcheck("beat", app_env)
+    assert stale.returncode == 1 and re.search(r"heartbeat is 6\d\d s old", stale.stderr)
+    heartbeat.unlink()
+    assert healthcheck("beat", app_env).returncode == 1

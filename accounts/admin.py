@@ -1,0 +1,63 @@
+"""The admin for players: a user's page shows their profile, links to their games and
+e-mails; API tokens can be revoked, never made or read (only their hash is stored)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+from django.http import HttpRequest
+from django.utils.safestring import SafeString
+
+from games.admin import changelist_link
+from games.models import Game, Notification
+
+from .models import ApiToken, Profile
+
+#: Vacation days move the clocks of the player's games (a service does it): not a form's.
+VACATION = ["vacation_year", "vacation_days_used", "vacation_until"]
+
+
+class ProfileInline(admin.StackedInline[Profile, User]):
+    model = Profile
+    can_delete = False
+    readonly_fields = VACATION
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin[Profile]):
+    list_display = ["user", "display_name", "time_zone", "vacation_until"]
+    search_fields = ["user__username", "user__email", "display_name"]
+    list_select_related = ["user"]
+    readonly_fields = ["user", *VACATION]
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
+    list_display = ["name", "hint", "user", "created_at", "last_used_at"]
+    search_fields = ["user__username", "user__email", "name", "hint"]
+    list_select_related = ["user"]
+    readonly_fields = ["user", "hint", "key_hash", "created_at", "last_used_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a key is shown once, to its owner: made by the player only
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin[User]):
+    inlines = [ProfileInline]
+    readonly_fields = ["games_link", "emails_link"]
+    fieldsets = [*(UserAdmin.fieldsets or ()), ("Play", {"fields": ["games_link", "emails_link"]})]
+
+    @admin.display(description="games")
+    def games_link(self, user: User) -> SafeString:
+        return changelist_link(Game, "their games", q=user.get_username())
+
+    @admin.display(description="e-mails")
+    def emails_link(self, user: User) -> SafeString:
+        return changelist_link(Notification, "their e-mails", user__id__exact=user.pk)

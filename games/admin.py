@@ -1,0 +1,162 @@
+"""The admin, for support staff: find a game, a challenge, a failed e-mail.
+
+Games and everything about them are read-only here: every change to a game goes
+through ``games.services`` (version, log, clocks and e-mails move together), never a
+form. While a game is played its deal seed and its engine state (the hidden cards,
+the priority slips a classic game keeps secret) are shown to nobody, superusers
+included; support staff read its export, as the players do. Once it is over the seed
+and the record are shown, read-only (docs/operating.md).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+
+from .models import Challenge, Game, IdempotentRequest, Match, Notification
+from .selectors import export_game, game_record
+from .store import engine_game
+
+if TYPE_CHECKING:
+    from django.contrib.admin.options import _FieldGroups
+
+admin.site.site_header = admin.site.site_title = f"{settings.SITE_NAME} support"
+
+
+def link(obj: Model | None) -> SafeString | str:
+    """A link to ``obj``'s admin page, or "-", for a list's column (a change page links
+    its foreign keys by itself)."""
+    if obj is None:
+        return "-"
+    url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}">{}</a>', url, obj)
+
+
+def changelist_link(model: type[Model], text: str, **query: str | int) -> SafeString:
+    """A link to ``model``'s list, filtered by ``query``."""
+    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+    return format_html('<a href="{}?{}">{}</a>', url, urlencode(query), text)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[Any]):
+    """Shown, searched, never written through a form (deleting stays a permission)."""
+
+    #: Fields no list may be filtered by: ``?seed__startswith=4`` would read a secret a
+    #: character at a time from the number of rows found.
+    secret_fields: tuple[str, ...] = ()
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
+        if lookup.split("__")[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+#: Secret while the game is played (the deal's cards; R7.4 for the slips).
+GAME_SECRETS = ("seed", "state", "record", "record_entries")
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["id", "title", "status", "to_move", "ply", "rules", "deadline", "updated_at"]
+    list_filter = ["status", "ending", "stop_mode", "rules", "time_control"]
+    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
+    list_select_related = ["player_a", "player_b", "player_c"]
+    readonly_fields = ["export", "slips", "record_entries", "emails_link"]
+    date_hierarchy = "created_at"
+    secret_fields = GAME_SECRETS
+
+    def get_fields(self, request: HttpRequest, obj: Game | None = None) -> _FieldGroups:
+        fields = super().get_fields(request, obj)
+        if obj is None or obj.status == Game.Status.PLAYING:
+            return [f for f in fields if f not in GAME_SECRETS]
+        return fields
+
+    @admin.display(description="the game in the notation")
+    def export(self, game: Game) -> SafeString:
+        """What the players may read: no seed and no slip while it is played."""
+        return format_html("<pre>{}</pre>", export_game(game))
+
+    @admin.display(description="the record")
+    def record_entries(self, game: Game) -> SafeString:
+        """Every entry of a finished game's record, slips and wrong calls included."""
+        return format_html("<pre>{}</pre>", "\n".join(map(str, engine_game(game).entries)))
+
+    @admin.display(description="priority slips")
+    def slips(self, game: Game) -> str:
+        """A classic game's accepted slips (R7.4): the opponent's to spot while it is
+        played, so shown only once it is over."""
+        if game.status == Game.Status.PLAYING:
+            return "(shown when the game ends)"
+        found = game_record(game)["violations"]
+        return ", ".join(
+            f"{v['index'] + 1}: {v['seat']} {v['move']} {v['violation']}" for v in found
+        )
+
+    @admin.display(description="e-mails")
+    def emails_link(self, game: Game) -> SafeString:
+        return changelist_link(Notification, "its e-mails", game__id__exact=game.pk)
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = ["id", "title", "target", "totals", "winner", "created_at", "finished_at"]
+    list_filter = ["winner", "rules"]
+    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
+    list_select_related = ["player_a", "player_b", "player_c"]
+
+
+@admin.register(IdempotentRequest)
+class IdempotentRequestAdmin(ReadOnlyAdmin):
+    list_display = ["key", "user", "game", "status_code", "created_at"]
+    search_fields = ["key", "user__username", "game__id__exact"]
+    list_select_related = ["user", "game"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "challenger", "opponent", "email", "is_open", "status", "created_at"]
+    list_filter = ["status", "is_open", "rules"]
+    search_fields = [
+        "id__exact",
+        "email",
+        "challenger__username",
+        "challenger__email",
+        "opponent__username",
+        "second_opponent__username",
+    ]
+    list_select_related = ["challenger", "opponent"]
+    # The invitation token is a secret link that would let its reader take the seat.
+    exclude = ["token"]
+    secret_fields = ("token",)
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ["id", "kind", "status", "email", "user_link", "game_link", "attempts"]
+    list_display_links = ["id"]
+    list_filter = ["status", "kind"]
+    search_fields = ["email", "user__username", "game__id__exact", "challenge__id__exact"]
+    list_select_related = ["user", "game"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description="user")
+    def user_link(self, row: Notification) -> SafeString | str:
+        return link(row.user)
+
+    @admin.display(description="game")
+    def game_link(self, row: Notification) -> SafeString | str:
+        return link(row.game)

@@ -1,0 +1,193 @@
+"""The admin, as support staff use it: every model is there, every page answers, a
+game cannot be edited, and a game's secrets stay hidden while it is played."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Group, Permission, User
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
+from django.db.models import Model
+from django.test import Client
+from django.urls import reverse
+
+from accounts.services import create_token, profile_of
+from games.challenges import create_challenge
+from games.models import Challenge, Game, Notification
+from games.services import play_moves, resign, start_match
+from tests.stop_scenes import classic_game
+
+from .conftest import browser, mover_and_other, play_turn, whole_turn
+
+pytestmark = pytest.mark.django_db
+
+#: Django's own plumbing, and allauth's confirmations, which are signed links, not rows
+#: (ACCOUNT_EMAIL_CONFIRMATION_HMAC): nothing support staff look for.
+NOT_IN_THE_ADMIN = {LogEntry, Permission, ContentType, Session}
+NOT_IN_THE_ADMIN_LABELS = {"account.EmailConfirmation"}
+
+
+def url(model: type[Model], view: str, *args: object) -> str:
+    return reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_{view}", args=args)
+
+
+@pytest.fixture
+def support(db: None) -> User:
+    """A staff user who may look at everything and change nothing but accounts."""
+    user = User.objects.create_user("support", "support@example.com", "pw-support-123")
+    user.is_staff = True
+    user.save()
+    user.user_permissions.set(Permission.objects.filter(codename__startswith="view_"))
+    return user
+
+
+@pytest.fixture
+def superuser(db: None) -> User:
+    return User.objects.create_superuser("root", "root@example.com", "pw-root-123")
+
+
+@pytest.fixture
+def everything(alice: User, bob: User, charlie: User) -> Game:
+    """A row of every model: a match's game with a turn of each player (one sent with an
+    Idempotency-Key), their e-mails, a challenge, a token, a profile, an e-mail address,
+    a group."""
+    game = start_match(alice, bob, target=100).games.get()
+    mover, _ = mover_and_other(game, alice, bob)
+    play_moves(game_id=game.pk, user=mover, moves=whole_turn(game), idempotency_key="k-1")
+    play_turn(game, alice, bob)
+    create_challenge(alice, email="dora@example.com")
+    create_token(charlie, "laptop")
+    profile_of(charlie)
+    EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
+    Group.objects.create(name="support")
+    game.refresh_from_db()
+    return game
+
+
+def test_it_registers_every_model_in_the_admin() -> None:
+    missing = [
+        model._meta.label
+        for model in apps.get_models()
+        if model not in NOT_IN_THE_ADMIN
+        and model._meta.label not in NOT_IN_THE_ADMIN_LABELS
+        and not admin.site.is_registered(model)
+    ]
+    assert missing == []
+
+
+def test_it_answers_every_list_search_and_change_page_for_support_staff(
+    support: User, everything: Game
+) -> None:
+    client = browser(support)
+    assert client.get("/admin/").status_code == 200
+    for model in admin.site._registry:
+        assert client.get(url(model, "changelist")).status_code == 200, model
+        for query in ("alice", "dora@example.com", str(everything.pk)):
+            response = client.get(url(model, "changelist"), {"q": query})
+            assert response.status_code == 200, (model, query)
+        first = model._default_manager.order_by("pk").first()
+        assert first is not None, f"no {model._meta.label} to show"
+        assert client.get(url(model, "change", first.pk)).status_code == 200, model
+
+
+def test_it_lets_nobody_edit_a_game_or_an_e_mail_through_a_form(
+    superuser: User, everything: Game
+) -> None:
+    client = browser(superuser)
+    page = client.get(url(Game, "change", everything.pk))
+    assert page.status_code == 200 and b'type="submit" name="_save"' not in page.content
+    version = everything.version
+    posted = client.post(url(Game, "change", everything.pk), {"status": "won", "version": 1})
+    assert posted.status_code == 403
+    everything.refresh_from_db()
+    assert everything.status == Game.Status.PLAYING and everything.version == version
+    assert client.get(url(Game, "add")).status_code == 403
+    row = Notification.objects.first()
+    assert row is not None
+    assert client.post(url(Notification, "change", row.pk), {"status": "sent"}).status_code == 403
+
+
+def shown(client: Client, game: Game) -> str:
+    return client.get(url(Game, "change", game.pk)).content.decode()
+
+
+def test_it_hides_a_played_games_seed_and_state_from_everyone_until_it_ends(
+    alice: User, superuser: User, everything: Game
+) -> None:
+    client = browser(superuser)
+    page = shown(client, everything)
+    assert everything.seed not in page and "field-state" not in page
+    assert "field-record_entries" not in page
+    assert everything.seed_hash in page  # the commitment is public
+    assert "field-export" in page  # what the players may read
+
+    resign(game_id=everything.pk, user=alice)
+    everything.refresh_from_db()
+    page = shown(client, everything)
+    assert everything.seed in page and "field-record_entries" in page
+
+
+def test_it_hides_a_classic_games_slips_until_it_ends(
+    alice: User, bob: User, superuser: User
+) -> None:
+    game, offender, _, moves = classic_game(alice, bob, [None, "S3", None])
+    client = browser(superuser)
+    page = shown(client, game)
+    assert "S3" not in page and "shown when the game ends" in page
+
+    resign(game_id=game.pk, user=offender)
+    game.refresh_from_db()
+    page = shown(client, game)
+    assert f"{game.letters[game.seat_of(offender.pk) or 0]} {moves[1]} S3" in page
+
+
+@pytest.mark.parametrize(
+    ("model", "lookup"),
+    [
+        (Game, "seed__startswith"),
+        (Game, "state__contains"),
+        (Challenge, "token__startswith"),
+    ],
+)
+def test_it_refuses_to_filter_a_list_by_a_secret(
+    superuser: User, everything: Game, model: type[Model], lookup: str
+) -> None:
+    """Counting the rows found for ``seed__startswith=4``, then 41, ... would read the
+    seed of a game in play one character at a time."""
+    answer = browser(superuser).get(url(model, "changelist"), {lookup: "4"})
+    assert answer.status_code == 400
+
+
+def test_it_finds_a_game_by_id_or_player_and_a_failed_e_mail_by_address(
+    support: User, bob: User, everything: Game
+) -> None:
+    client = browser(support)
+    by_id = client.get(url(Game, "changelist"), {"q": str(everything.pk)})
+    assert list(by_id.context["cl"].result_list) == [everything]
+    by_player = client.get(url(Game, "changelist"), {"q": "bob"})
+    assert list(by_player.context["cl"].result_list) == [everything]
+    assert client.get(url(Game, "changelist"), {"q": "charlie"}).context["cl"].result_count == 0
+
+    row = Notification.objects.filter(user=bob).first()
+    assert row is not None
+    Notification.objects.filter(pk=row.pk).update(status=Notification.Status.FAILED)
+    failed = client.get(
+        url(Notification, "changelist"), {"status__exact": "failed", "q": "bob@example.com"}
+    )
+    assert list(failed.context["cl"].result_list) == [row]
+    page = failed.content.decode()
+    assert url(Game, "change", everything.pk) in page and url(User, "change", bob.pk) in page
+
+
+def test_it_links_a_player_to_their_games_and_e_mails(
+    support: User, bob: User, everything: Game
+) -> None:
+    page = browser(support).get(url(User, "change", bob.pk)).content.decode()
+    assert f"{url(Game, 'changelist')}?q=bob" in page
+    assert f"{url(Notification, 'changelist')}?user__id__exact={bob.pk}" in page
+    emails = browser(support).get(url(Notification, "changelist"), {"user__id__exact": bob.pk})
+    assert {row.user for row in emails.context["cl"].result_list} == {bob}
