@@ -167,7 +167,10 @@ def test_it_gives_up_after_the_last_attempt_and_never_sends_it_later(
     assert seen[123 - 1] == 7 and seen[124 - 1] == 8 and seen[-1] == 8
     records = [r for r in caplog.records if r.name == "games.notifications"]
     (gave_up,) = [r for r in records if r.levelno == logging.ERROR]
-    assert "failed after 8 attempt(s), none left: 451 try again later" in gave_up.getMessage()
+    assert gave_up.getMessage() == (
+        "e-mail gave up id=1 kind=stalemate_offer attempts=8 permanent=False "
+        "error='451 try again later'"
+    ).replace("id=1", f"id={row.pk}")
     assert len([r for r in records if r.levelno == logging.WARNING]) == 7
 
 
