@@ -88,3 +88,22 @@ class TokenForm(forms.Form):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(min_value=1, max_value=366, initial=7, label="Days away")
+
+
+class DeleteAccountForm(forms.Form):
+    """The player's password, so that nobody else at their screen deletes it."""
+
+    password = forms.CharField(
+        label="Your password",
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password

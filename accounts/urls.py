@@ -9,5 +9,6 @@ urlpatterns = [
     path("account/tokens/", views.tokens, name="tokens"),
     path("account/tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
     path("account/vacation/", views.vacation, name="vacation"),
+    path("account/delete/", views.delete_account, name="account-delete"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

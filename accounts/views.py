@@ -7,6 +7,7 @@ from typing import Any
 
 from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core import signing
@@ -16,12 +17,13 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games import services as game_services
 from games.deadlines import start_vacation, vacation_days_left
 from games.notifications import read_unsubscribe_token
 from rbank_site.errors import ServiceError
 
 from . import invitations, services
-from .forms import ProfileForm, TokenForm, VacationForm
+from .forms import DeleteAccountForm, ProfileForm, TokenForm, VacationForm
 from .models import NOTIFICATION_EVENTS
 
 DIGEST = "digest"
@@ -168,3 +170,22 @@ class SignupView(AllauthSignupView):  # type: ignore[misc]  # allauth is untyped
 
 
 signup = SignupView.as_view()
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Delete the account, once the player has typed their password: their games in
+    play are resigned first, their finished games stay with a deleted player's seat."""
+    user = _user(request)
+    form = DeleteAccountForm(user, request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            resigned = game_services.delete_account(user)
+            logout(request)
+            also = f", and your {resigned} games in play resigned" if resigned else ""
+            messages.success(request, f"Your account is deleted{also}.")
+            return redirect("lobby")
+        return render(request, "accounts/delete.html", {"form": form}, status=400)
+    playing = user.seat_set.filter(game__status="playing").count()
+    return render(request, "accounts/delete.html", {"form": form, "playing": playing})

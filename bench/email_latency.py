@@ -96,7 +96,7 @@ def one_turn(game: Game) -> tuple[User, list[str], bool]:
         move = next((m for m in ("C-W", "E", "T") if m in legal), legal[0])
         position.play(move)
         moves.append(move)
-    user = game.player_a if game.to_move == "A" else game.player_b
+    user = game.user_at(game.letters.index(game.to_move))
     return user, moves, position.is_over
 
 

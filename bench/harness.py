@@ -120,7 +120,8 @@ def play_to(game: Game, moves: list[str], ply: int) -> None:
 
 
 def player_to_move(game: Game) -> User:
-    return game.player_a if game.to_move == "A" else game.player_b
+    user: User = game.user_at(game.letters.index(game.to_move))
+    return user
 
 
 def median_ms(seconds: list[float]) -> float:

@@ -21,7 +21,16 @@ from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString
 
-from .models import Challenge, Game, IdempotentRequest, Match, Notification
+from .models import (
+    Challenge,
+    ChallengeSeat,
+    Game,
+    IdempotentRequest,
+    Match,
+    MatchSeat,
+    Notification,
+    Seat,
+)
 from .selectors import export_game, game_record
 from .store import engine_game
 
@@ -65,6 +74,36 @@ class ReadOnlyAdmin(admin.ModelAdmin[Any]):
         return False
 
 
+class ReadOnlyInline(admin.TabularInline[Any, Any]):
+    """Rows shown on their parent's page, never written there."""
+
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    """A game's seats: who sits there, their clock, calls and points."""
+
+    model: Any = Seat
+    fields = ("letter", "user", "bank", "wrong_calls", "offer", "score")
+
+
+class MatchSeatInline(ReadOnlyInline):
+    model: Any = MatchSeat
+    fields = ("letter", "user", "total")
+
+
+class ChallengeSeatInline(ReadOnlyInline):
+    model: Any = ChallengeSeat
+    fields = ("user", "invited", "letter")
+
+
 #: Secret while the game is played (the deal's cards; R7.4 for the slips).
 GAME_SECRETS = ("seed", "state", "record", "record_entries")
 
@@ -73,8 +112,8 @@ GAME_SECRETS = ("seed", "state", "record", "record_entries")
 class GameAdmin(ReadOnlyAdmin):
     list_display = ["id", "title", "status", "to_move", "ply", "rules", "deadline", "updated_at"]
     list_filter = ["status", "ending", "stop_mode", "rules", "time_control"]
-    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
-    list_select_related = ["player_a", "player_b", "player_c"]
+    search_fields = ["id__exact", "seats__user__username"]
+    inlines = [SeatInline]
     readonly_fields = ["export", "slips", "record_entries", "emails_link"]
     date_hierarchy = "created_at"
     secret_fields = GAME_SECRETS
@@ -115,8 +154,8 @@ class GameAdmin(ReadOnlyAdmin):
 class MatchAdmin(ReadOnlyAdmin):
     list_display = ["id", "title", "target", "totals", "winner", "created_at", "finished_at"]
     list_filter = ["winner", "rules"]
-    search_fields = ["id__exact", *(f"player_{s}__username" for s in "abc")]
-    list_select_related = ["player_a", "player_b", "player_c"]
+    search_fields = ["id__exact", "seats__user__username"]
+    inlines = [MatchSeatInline]
 
 
 @admin.register(IdempotentRequest)
@@ -128,17 +167,17 @@ class IdempotentRequestAdmin(ReadOnlyAdmin):
 
 @admin.register(Challenge)
 class ChallengeAdmin(ReadOnlyAdmin):
-    list_display = ["id", "challenger", "opponent", "email", "is_open", "status", "created_at"]
+    list_display = ["id", "challenger", "email", "is_open", "status", "created_at"]
     list_filter = ["status", "is_open", "rules"]
     search_fields = [
         "id__exact",
         "email",
         "challenger__username",
         "challenger__email",
-        "opponent__username",
-        "second_opponent__username",
+        "seats__user__username",
     ]
-    list_select_related = ["challenger", "opponent"]
+    list_select_related = ["challenger"]
+    inlines = [ChallengeSeatInline]
     # The invitation token is a secret link that would let its reader take the seat.
     exclude = ["token"]
     secret_fields = ("token",)

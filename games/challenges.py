@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.forms import ValidationError
 from django.utils import timezone
 
@@ -32,7 +32,7 @@ from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
 
 from .clocks import TimeControl
-from .models import Challenge, StopMode
+from .models import Challenge, ChallengeSeat, StopMode
 from .notifications import notify
 from .services import start_game, start_match
 
@@ -97,8 +97,6 @@ def create_challenge(
         _check_limits(challenger, invitation=bool(email))
         challenge = Challenge(
             challenger=challenger,
-            opponent=named,
-            second_opponent=second,
             email=email or "",
             is_open=is_open,
             token=secrets.token_urlsafe(32),
@@ -109,6 +107,11 @@ def create_challenge(
         )
         challenge.set_clock(clock)
         challenge.save()
+        ChallengeSeat.objects.bulk_create(
+            ChallengeSeat(challenge=challenge, user=player, invited=True)
+            for player in (named, second)
+            if player is not None
+        )
         if email:
             notify("invitation", email=email, challenge=challenge)
         for player in (named, second):
@@ -179,7 +182,7 @@ def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
     if user.pk == challenge.challenger_id:
         raise ServiceError(400, "SAME_PLAYER", "you cannot answer your own challenge")
     allowed = (
-        user.pk in (challenge.opponent_id, challenge.second_opponent_id)
+        user in challenge.invited
         or challenge.is_open
         or (
             bool(challenge.email)
@@ -198,29 +201,23 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
         _pending(challenge)
-        players = [challenge.challenger, user]
-        if challenge.game_rules().seats == 3:
-            if challenge.accepted_by_id is None:
-                challenge.accepted_by = user  # seat B; the game waits for seat C
-                challenge.save(update_fields=["accepted_by"])
-                return challenge
-            if challenge.accepted_by_id == user.pk:
-                raise ServiceError(
-                    409,
-                    "ALREADY_ACCEPTED",
-                    "you have accepted: the game starts when a third player does",
-                )
-            assert challenge.accepted_by is not None
-            players = [challenge.challenger, challenge.accepted_by, user]
-            challenge.second_accepted_by = user
-        else:
-            challenge.accepted_by = user
-        third = players[2] if len(players) == 3 else None
+        accepted = challenge.accepted
+        if user in accepted:
+            raise ServiceError(
+                409,
+                "ALREADY_ACCEPTED",
+                "you have accepted: the game starts when a third player does",
+            )
+        players = [challenge.challenger, *accepted, user]
+        seat, _ = ChallengeSeat.objects.get_or_create(challenge=challenge, user=user)
+        seat.letter = "ABC"[len(players) - 1]  # seats follow the order of acceptance
+        seat.save(update_fields=["letter"])
+        challenge.refresh_from_db()
+        if len(players) < challenge.game_rules().seats:
+            return challenge  # G3: the game waits for its third player
         if challenge.match_target:
             match = start_match(
-                players[0],
-                players[1],
-                player_c=third,
+                *players,
                 target=challenge.match_target,
                 rules=challenge.rules,
                 rule_options=challenge.rule_options,
@@ -230,9 +227,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
             game = match.games.get()
         else:
             game = start_game(
-                players[0],
-                players[1],
-                player_c=third,
+                *players,
                 rules=challenge.rules,
                 rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
@@ -257,17 +252,18 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
     with transaction.atomic():
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
-        if challenge.is_open and challenge.accepted_by_id == user.pk:
+        if challenge.is_open and user in challenge.accepted:
             _pending(challenge)
-            challenge.accepted_by = None  # G3: a player who joined leaves again
-            challenge.save(update_fields=["accepted_by"])
+            # G3: a player who joined leaves again.
+            ChallengeSeat.objects.filter(challenge=challenge, user=user).delete()
+            challenge.refresh_from_db()
             return challenge
         if challenge.is_open:
             raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
         _close(challenge, Challenge.Status.DECLINED)
         # The challenger, and a player who had accepted a three-player one, wait for it.
-        for waiting in (challenge.challenger, challenge.accepted_by):
-            if waiting is not None and waiting.pk != user.pk:
+        for waiting in (challenge.challenger, *challenge.accepted):
+            if waiting.pk != user.pk:
                 notify(
                     "challenge_declined",
                     user=waiting,
@@ -290,15 +286,12 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
     return (
         Challenge.objects.filter(
             Q(challenger=user)
-            | Q(opponent=user)
-            | Q(second_opponent=user)
-            | Q(accepted_by=user)
-            | Q(second_accepted_by=user)
+            | Q(seats__user=user)
             | Q(is_open=True, status=Challenge.Status.PENDING)
         )
-        .select_related(
-            "challenger", "opponent", "second_opponent", "accepted_by", "second_accepted_by"
-        )
+        .distinct()
+        .select_related("challenger")
+        .prefetch_related(Prefetch("seats", queryset=ChallengeSeat.objects.select_related("user")))
         .order_by("-created_at", "-pk")
     )
 

@@ -24,7 +24,7 @@ from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
 from . import clocks
-from .models import Game, Notification
+from .models import SEATS, Game, Notification
 from .notifications import dispatch, notify
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ def start_turn(game: Game, seat: int, now: datetime) -> None:
     allowance = (
         timedelta(days=control.days_per_turn)
         if control.control == clocks.PER_TURN
-        else game.bank(seat) or control.initial_bank
+        else game.seat_rows[seat].bank or control.initial_bank
     )
     # On vacation the clock starts when the vacation ends.
     away = profile.vacation_until
@@ -66,12 +66,13 @@ def charge_turn(game: Game, seat: int, now: datetime) -> None:
     spent = clocks.running_time(
         game.turn_started_at, now, weekend_pause=control.weekend_pause, zone=_zone(game, seat)
     )
-    bank = game.bank(seat) or control.initial_bank
+    row = game.seat_rows[seat]
+    bank = row.bank or control.initial_bank
     bank = min(
         max(bank - spent, timedelta(0)) + timedelta(days=control.bank_increment_days),
         timedelta(days=control.bank_cap_days),
     )
-    game.set_bank(seat, bank)
+    row.bank = bank
 
 
 def next_reminder(
@@ -90,7 +91,7 @@ def locked_playing_game(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends, if it is still being played."""
     return (
         Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b", "player_c")
+        .prefetch_related(SEATS)
         .filter(pk=game_id, status=Game.Status.PLAYING)
         .first()
     )
@@ -206,9 +207,8 @@ def start_vacation(user: User, days: int, now: datetime | None = None) -> Profil
         pause = timedelta(days=days)
         games = (
             Game.objects.select_for_update(of=("self",))
-            .select_related("player_a", "player_b", "player_c")
-            .filter(status=Game.Status.PLAYING)
-            .filter(Q(player_a=user) | Q(player_b=user) | Q(player_c=user))
+            .prefetch_related(SEATS)
+            .filter(status=Game.Status.PLAYING, seats__user=user)
         )
         for game in games:
             seat = game.seat_of(user.pk)

@@ -93,75 +93,97 @@ def rules_label(preset: str, options: dict[str, Any]) -> str:
     return preset + (" + " + ", ".join(changes) if changes else "")
 
 
-class SeatsFields(models.Model):
-    """The players by seat: A and B, and C in the three-player game (G3)."""
+#: How a seat whose player deleted their account is named: their games stay.
+DELETED_PLAYER = "deleted player"
 
-    player_a = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="%(class)s_as_a"
-    )
-    player_b = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="%(class)s_as_b"
-    )
-    player_c = models.ForeignKey(
+
+class Seated(models.Model):
+    """A game or a match whose players sit in seats, rows of its ``seats`` (``Seat``,
+    ``MatchSeat``) in turn order: A, B, and C in the three-player game (G3). The
+    number of seats is data. The rows are read once per instance (or prefetched) and
+    kept until ``refresh_from_db``."""
+
+    class Meta:
+        abstract = True
+
+    @property
+    def seat_rows(self) -> list[Any]:
+        rows: list[Any] | None = self.__dict__.get("_seat_rows")
+        if rows is None:
+            manager = self.seats  # type: ignore[attr-defined]
+            if "seats" in getattr(self, "_prefetched_objects_cache", {}):
+                rows = sorted(manager.all(), key=lambda seat: seat.letter)
+            else:
+                rows = list(manager.select_related("user").order_by("letter"))
+            self.__dict__["_seat_rows"] = rows
+        return rows
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("_seat_rows", None)
+        super().refresh_from_db(*args, **kwargs)
+
+    @property
+    def letters(self) -> str:
+        """The seats' letters, in turn order: ``AB`` or ``ABC``."""
+        return "".join(seat.letter for seat in self.seat_rows)
+
+    @property
+    def players(self) -> list[Any]:
+        """The users, by seat (None for a player who deleted their account)."""
+        return [seat.user for seat in self.seat_rows]
+
+    def user_at(self, seat: int) -> Any:
+        return self.seat_rows[seat].user
+
+    def seat_of(self, user_id: int | None) -> int | None:
+        """0 for seat A, 1 for B, 2 for C, None for anyone else."""
+        if user_id is None:
+            return None
+        for index, seat in enumerate(self.seat_rows):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def names(self) -> dict[str, str]:
+        """Seat letter -> username."""
+        return {seat.letter: seat.name for seat in self.seat_rows}
+
+    @property
+    def title(self) -> str:
+        """``alice v bob`` (or ``alice v bob v carol``)."""
+        return " v ".join(seat.name for seat in self.seat_rows)
+
+
+class SeatFields(models.Model):
+    """Who sits in a seat, and which seat it is."""
+
+    #: The seat's letter: A, B or C, the turn order.
+    letter = models.CharField(max_length=1)
+    #: The player; None once they deleted their account (their games stay).
+    user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
+        on_delete=models.SET_NULL,
         null=True,
         blank=True,
-        related_name="%(class)s_as_c",
+        related_name="%(class)s_set",
     )
 
     class Meta:
         abstract = True
 
     @property
-    def letters(self) -> str:
-        """The seats' letters, in turn order: ``AB`` or ``ABC``."""
-        return "ABC" if self.player_c_id is not None else "AB"
+    def name(self) -> str:
+        return DELETED_PLAYER if self.user is None else self.user.get_username()
 
     @property
-    def players(self) -> list[Any]:
-        """The users, by seat."""
-        users = [self.player_a, self.player_b]
-        return users if self.player_c_id is None else [*users, self.player_c]
-
-    def user_at(self, seat: int) -> Any:
-        return self.players[seat]
-
-    def player(self, seat: int) -> int:
-        ids = [self.player_a_id, self.player_b_id, self.player_c_id]
-        player = ids[seat]
-        assert player is not None
-        return player
-
-    def seat_of(self, user_id: int | None) -> int | None:
-        """0 for seat A, 1 for B, 2 for C, None for anyone else."""
-        if user_id is None:
-            return None
-        for seat, player in enumerate((self.player_a_id, self.player_b_id, self.player_c_id)):
-            if player == user_id:
-                return seat
-        return None
-
-    def names(self) -> dict[str, str]:
-        """Seat letter -> username."""
-        return {
-            letter: user.get_username()
-            for letter, user in zip(self.letters, self.players, strict=True)
-        }
-
-    @property
-    def title(self) -> str:
-        """``alice v bob`` (or ``alice v bob v carol``)."""
-        return " v ".join(user.get_username() for user in self.players)
+    def index(self) -> int:
+        return "ABC".index(self.letter)
 
 
-class Match(SeatsFields, RulesFields, TimeControlFields):
+class Match(Seated, RulesFields, TimeControlFields):
     """Games between the same players until one reaches the target score (R8.7)."""
 
     target = models.PositiveIntegerField(default=300)
-    total_a = models.PositiveIntegerField(default=0)
-    total_b = models.PositiveIntegerField(default=0)
-    total_c = models.PositiveIntegerField(default=0)
     winner = models.CharField(max_length=1, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -171,14 +193,22 @@ class Match(SeatsFields, RulesFields, TimeControlFields):
 
     @property
     def totals(self) -> list[int]:
-        return [self.total_a, self.total_b, self.total_c][: len(self.letters)]
-
-    def set_totals(self, totals: list[int]) -> None:
-        for letter, total in zip(self.letters, totals, strict=True):
-            setattr(self, f"total_{letter.lower()}", total)
+        return [seat.total for seat in self.seat_rows]
 
 
-class Game(SeatsFields, RulesFields, TimeControlFields):
+class MatchSeat(SeatFields):
+    """A player's seat in a match, and its total (R8.7)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    total = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "letter"], name="unique_match_seat"),
+        ]
+
+
+class Game(Seated, RulesFields, TimeControlFields):
     class Status(models.TextChoices):
         PLAYING = "playing"
         WON = "won"
@@ -207,15 +237,10 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     to_move = models.CharField(max_length=1, default="A")
     #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
     ending = models.CharField(max_length=16, blank=True)
-    #: Copied from the engine by ``games.store.keep`` for lists and queries: the number
-    #: of entries in the record, each seat's wrong Stop! calls (R7.5, {"A": 2}), and the
-    #: seats that agree to a pending stalemate offer, the offerer first ("A", "AC").
+    #: Copied from the engine by ``games.store.keep`` for lists and queries (with the
+    #: seats' own copies): the number of entries in the record, the winner's letter (""
+    #: for none: a stalemate, or a forfeit with three seats).
     ply = models.PositiveIntegerField(default=0)
-    wrong_calls = models.JSONField(default=dict)
-    stalemate_offer = models.CharField(max_length=3, blank=True)
-    #: Once the game is over: each seat's points ({"A": 111, "B": 0}), the winner's
-    #: letter ("" for none: a stalemate, or a forfeit with three seats).
-    score = models.JSONField(null=True, blank=True)
     winner = models.CharField(max_length=1, blank=True)
     #: The seat that resigned or ran out of time (R8.6), or "".
     forfeiter = models.CharField(max_length=1, blank=True)
@@ -223,10 +248,6 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
-    #: Time-bank control: each seat's time left, when its turn starts.
-    bank_a = models.DurationField(null=True, blank=True)
-    bank_b = models.DurationField(null=True, blank=True)
-    bank_c = models.DurationField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -241,17 +262,61 @@ class Game(SeatsFields, RulesFields, TimeControlFields):
     def __str__(self) -> str:
         return f"Game {self.pk}: {self.title}"
 
-    def bank(self, seat: int) -> timedelta | None:
-        """Time-bank control: seat's time left when its turn starts."""
-        value: timedelta | None = getattr(self, f"bank_{self.letters[seat].lower()}")
-        return value
+    @property
+    def score(self) -> dict[str, int] | None:
+        """Each seat's points once the game is over: ``{"A": 111, "B": 0}``."""
+        if self.status == self.Status.PLAYING:
+            return None
+        return {seat.letter: seat.score or 0 for seat in self.seat_rows}
 
-    def set_bank(self, seat: int, value: timedelta | None) -> None:
-        setattr(self, f"bank_{self.letters[seat].lower()}", value)
+    @property
+    def wrong_calls(self) -> dict[str, int]:
+        """Each seat's wrong Stop! calls (R7.5), the seats that made none left out."""
+        return {seat.letter: seat.wrong_calls for seat in self.seat_rows if seat.wrong_calls}
 
-    def previous_seat(self, seat: int) -> int:
-        """The seat that played just before ``seat`` (its opponent, with two seats)."""
-        return (seat - 1) % len(self.letters)
+    def changed_seats(self) -> list[Seat]:
+        """The seats whose bank, calls, offer or points changed since they were read."""
+        return [seat for seat in self.seat_rows if seat.values() != seat.__dict__.get("_read")]
+
+    @property
+    def stalemate_offer(self) -> str:
+        """The seats that agree to a pending stalemate offer, the offerer first ("A",
+        "AC"), or ""."""
+        agreeing = sorted((s for s in self.seat_rows if s.offer is not None), key=lambda s: s.offer)
+        return "".join(seat.letter for seat in agreeing)
+
+
+class Seat(SeatFields):
+    """A player's place at a game: who sits there, and what the seat holds off the table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    #: Time-bank control: the seat's time left when its turn starts.
+    bank = models.DurationField(null=True, blank=True)
+    #: Copied from the engine by ``games.store.keep``: the seat's wrong Stop! calls
+    #: (R7.5), its place in a pending stalemate offer (0: it offered; 1, 2: it agreed),
+    #: and its points once the game is over.
+    wrong_calls = models.PositiveSmallIntegerField(default=0)
+    offer = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.IntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]
+        # A player's games: the lobby and the API list them by joining seats.
+        indexes = [models.Index(fields=["user", "game"])]
+
+    @classmethod
+    def from_db(cls, *args: Any, **kwargs: Any) -> Seat:
+        seat = super().from_db(*args, **kwargs)
+        seat.__dict__["_read"] = seat.values()  # to save only what changes
+        return seat
+
+    def values(self) -> tuple[Any, ...]:
+        """What the game's actions change in a seat."""
+        return (self.bank, self.wrong_calls, self.offer, self.score)
+
+
+#: Prefetch a game's seats and their players with it: ``prefetch_related(SEATS)``.
+SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 class IdempotentRequest(models.Model):
@@ -283,22 +348,6 @@ class Challenge(RulesFields, TimeControlFields):
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
     )
-    #: A named opponent; None for an e-mail invitation or an open challenge.
-    opponent = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="challenges_received",
-    )
-    #: G3: the second named opponent of a three-player challenge.
-    second_opponent = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="challenges_received_second",
-    )
     email = models.EmailField(blank=True)
     is_open = models.BooleanField(default=False)
     #: The secret of the invitation link (e-mail invitations).
@@ -306,22 +355,6 @@ class Challenge(RulesFields, TimeControlFields):
     #: Play a match to this many points (R8.7), or a single game when null.
     match_target = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="challenges_accepted",
-    )
-    #: G3: who took the third seat. A three-player challenge stays pending, with
-    #: ``accepted_by`` set, until a second player accepts; seats follow acceptance order.
-    second_accepted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="challenges_accepted_second",
-    )
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
@@ -332,6 +365,74 @@ class Challenge(RulesFields, TimeControlFields):
     def __str__(self) -> str:
         to = self.opponent or self.email or "anyone"
         return f"Challenge {self.pk}: {self.challenger} -> {to} ({self.status})"
+
+    @property
+    def seat_rows(self) -> list[Any]:
+        """The players it names and those who accepted it, as ``ChallengeSeat`` rows,
+        in the order they were written (read once per instance, or prefetched)."""
+        rows: list[Any] | None = self.__dict__.get("_seat_rows")
+        if rows is None:
+            if "seats" in getattr(self, "_prefetched_objects_cache", {}):
+                rows = sorted(self.seats.all(), key=lambda seat: seat.pk)
+            else:
+                rows = list(self.seats.select_related("user").order_by("pk"))
+            self.__dict__["_seat_rows"] = rows
+        return rows
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.pop("_seat_rows", None)
+        super().refresh_from_db(*args, **kwargs)
+
+    @property
+    def invited(self) -> list[Any]:
+        """The opponents the challenger named, in the order named."""
+        return [seat.user for seat in self.seat_rows if seat.invited]
+
+    @property
+    def opponent(self) -> Any:
+        """The first opponent named, or None (an invitation by e-mail, or open)."""
+        invited = self.invited
+        return invited[0] if invited else None
+
+    @property
+    def second_opponent(self) -> Any:
+        """G3: the second opponent named, or None."""
+        invited = self.invited
+        return invited[1] if len(invited) > 1 else None
+
+    @property
+    def accepted(self) -> list[Any]:
+        """The players who accepted, in the order of their seats (B, then C)."""
+        return [seat.user for seat in sorted(self.seat_rows, key=lambda s: s.letter) if seat.letter]
+
+    @property
+    def accepted_by(self) -> Any:
+        accepted = self.accepted
+        return accepted[0] if accepted else None
+
+    @property
+    def second_accepted_by(self) -> Any:
+        accepted = self.accepted
+        return accepted[1] if len(accepted) > 1 else None
+
+
+class ChallengeSeat(models.Model):
+    """A player a challenge names, or one who accepted it and takes a seat in its game
+    (in the order of acceptance: B, then C; the challenger is A)."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_seats"
+    )
+    #: Named by the challenger.
+    invited = models.BooleanField(default=False)
+    #: The seat taken on accepting it ("" until then).
+    letter = models.CharField(max_length=1, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="unique_challenge_seat"),
+        ]
 
 
 #: An outbox row is queued when its transaction commits; if it is still pending this

@@ -342,9 +342,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["board"] = board_text(seen)
         context["table"] = mail_table(seen)
         context["opponent"] = (
-            " and ".join(
-                user.get_username() for other, user in enumerate(game.players) if other != seat
-            )
+            " and ".join(name for other, name in enumerate(game.names().values()) if other != seat)
             if seat is not None
             else ""
         )
@@ -354,9 +352,9 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
             context["others_scores"] = " and ".join(
-                f"{user.get_username()} scores {points}"
-                for other, (user, points) in enumerate(
-                    zip(game.players, position.score, strict=True)
+                f"{name} scores {points}"
+                for other, (name, points) in enumerate(
+                    zip(game.names().values(), position.score, strict=True)
                 )
                 if other != seat
             )
@@ -374,7 +372,7 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
     """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
     ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
     the recipient first). The pages word results with games/results.py."""
-    names = [user.get_username() for user in game.players]
+    names = list(game.names().values())
 
     def who(other: int) -> str:
         return "you" if other == seat else names[other]

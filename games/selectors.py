@@ -7,26 +7,22 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, QuerySet
 
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 
-from .models import Game
+from .models import SEATS, Game
 from .store import engine_game
 
 
 def games_of(user: User) -> QuerySet[Game]:
-    return Game.objects.filter(
-        Q(player_a=user) | Q(player_b=user) | Q(player_c=user)
-    ).select_related("player_a", "player_b", "player_c")
+    return Game.objects.filter(seats__user=user).prefetch_related(SEATS)
 
 
 def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     """The game if ``user`` plays in it; strangers get 404, as for a game that does not exist."""
-    game = (
-        Game.objects.select_related("player_a", "player_b", "player_c").filter(pk=game_id).first()
-    )
+    game = Game.objects.prefetch_related(SEATS).filter(pk=game_id).first()
     if game is None or game.seat_of(user.pk) is None:
         raise ServiceError(404, "NOT_FOUND", "no such game")
     return game
@@ -86,11 +82,9 @@ def my_games(user: User, *, filter_: str | None = None) -> QuerySet[Game]:
     """The user's games, soonest deadline first. ``filter_``: my_turn, active or finished."""
     games = games_of(user)
     if filter_ == "my_turn":
-        games = games.filter(status=Game.Status.PLAYING).filter(
-            Q(player_a=user, to_move="A")
-            | Q(player_b=user, to_move="B")
-            | Q(player_c=user, to_move="C")
-        )
+        games = Game.objects.filter(
+            status=Game.Status.PLAYING, seats__user=user, seats__letter=F("to_move")
+        ).prefetch_related(SEATS)
     elif filter_ == "active":
         games = games.filter(status=Game.Status.PLAYING)
     elif filter_ == "finished":
@@ -106,7 +100,7 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "rules": game.rules,
         "rule_options": game.rule_options,
         "stop_mode": game.stop_mode,
-        "wrong_calls": {letter: int(game.wrong_calls.get(letter, 0)) for letter in game.letters},
+        "wrong_calls": {seat.letter: seat.wrong_calls for seat in game.seat_rows},
         "players": game.names(),
         "seat": None if seat is None else game.letters[seat],
         "status": game.status,
@@ -117,7 +111,7 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "clock": {
             **asdict(game.clock()),
             "bank_seconds": (
-                {letter: _seconds(game.bank(s)) for s, letter in enumerate(game.letters)}
+                {seat.letter: _seconds(seat.bank) for seat in game.seat_rows}
                 if game.time_control == "bank"
                 else None
             ),

@@ -30,7 +30,7 @@ from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
 from .clocks import TimeControl
-from .models import Game, IdempotentRequest, Match, StopMode
+from .models import SEATS, Game, IdempotentRequest, Match, MatchSeat, Seat, StopMode
 from .notifications import notify
 from .store import engine_game, keep, new_engine_game
 
@@ -80,10 +80,7 @@ def refused(game: Game, exc: Refusal) -> ServiceError:
 
 
 def start_game(
-    player_a: User,
-    player_b: User,
-    *,
-    player_c: User | None = None,
+    *players: User,
     rules: str = "pagat",
     rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
@@ -92,10 +89,9 @@ def start_game(
     clock: TimeControl | None = None,
     starter: int | None = None,
 ) -> Game:
-    """Deal a new game between two players (three with ``player_c``, G3). The seed stays
-    secret until the game ends. ``starter`` names the seat to start (V3 ``alternate``);
-    else the deal chooses."""
-    players = [player_a, player_b] + ([player_c] if player_c is not None else [])
+    """Deal a new game between ``players``, seated A, B (and C, G3) in that order. The
+    seed stays secret until the game ends. ``starter`` names the seat to start (V3
+    ``alternate``); else the deal chooses."""
     if len({p.pk for p in players}) != len(players):
         raise ServiceError(400, "SAME_PLAYER", "a game needs different players in every seat")
     clock = clock or (match.clock() if match is not None else TimeControl())
@@ -105,9 +101,6 @@ def start_game(
         rule_options=rule_options or {},
         stop_mode=stop_mode,
         match=match,
-        player_a=player_a,
-        player_b=player_b,
-        player_c=player_c,
         seed=str(seed),
         seed_hash=seed_commitment(seed),
     )
@@ -117,12 +110,18 @@ def start_game(
     engine = new_engine_game(game, starter)
     game.starter = engine.first_seat
     game.set_clock(clock)
-    for seat in range(seats):
-        game.set_bank(seat, clock.initial_bank)
+    rows = [
+        Seat(letter=letter, user=player, bank=clock.initial_bank)
+        for letter, player in zip(engine.rules.seat_names, players, strict=True)
+    ]
+    game.__dict__["_seat_rows"] = rows
     deadlines.start_turn(game, engine.to_move, timezone.now())
     keep(game, engine)
     game.version = 1
     game.save()
+    for row in rows:
+        row.game = game
+    Seat.objects.bulk_create(rows)
     return game
 
 
@@ -212,7 +211,7 @@ def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     """The game row, locked until the transaction ends, and the user's seat in it."""
     game = (
         Game.objects.select_for_update(of=("self",))
-        .select_related("player_a", "player_b", "player_c")
+        .prefetch_related(SEATS)
         .filter(pk=game_id)
         .first()
     )
@@ -246,6 +245,9 @@ def save(game: Game, engine: EngineGame) -> None:
     was_playing = game.state is not None
     keep(game, engine)
     game.save()
+    changed = game.changed_seats()
+    if changed:
+        Seat.objects.bulk_update(changed, ["bank", "wrong_calls", "offer", "score"])
     if engine.is_over and was_playing:
         logger.info(
             "game over %s",
@@ -266,16 +268,16 @@ def _settle_match(game: Game, engine: EngineGame) -> None:
     match = Match.objects.select_for_update().get(pk=game.match_id)
     score = MatchScore(seats=len(match.letters), target=match.target, totals=match.totals)
     score.add_game(engine.score)
-    match.set_totals(score.totals)
+    for row, total in zip(match.seat_rows, score.totals, strict=True):
+        row.total = total
+    MatchSeat.objects.bulk_update(match.seat_rows, ["total"])
     if score.winner is not None:
         match.winner = match.letters[score.winner]
         match.finished_at = timezone.now()
     match.save()
     if score.winner is None:
         start_game(
-            game.player_a,
-            game.player_b,
-            player_c=game.player_c,
+            *match.players,
             rules=match.rules,
             rule_options=match.rule_options,
             stop_mode=match.stop_mode,
@@ -343,11 +345,26 @@ def _act(game: Game, action: Callable[[], object]) -> None:
         raise refused(game, exc) from None
 
 
+def delete_account(user: User) -> int:
+    """A player leaves for good: they resign every game they are playing (R8.6: the
+    others need not wait for their clock), then the account goes. Their finished games
+    stay, their seat shown as a deleted player; the challenges they sent or were named
+    in go with them. Returns how many games they resigned."""
+    with transaction.atomic():
+        playing = list(
+            Game.objects.filter(seats__user=user, status=Game.Status.PLAYING).values_list(
+                "pk", flat=True
+            )
+        )
+        for game_id in playing:
+            resign(game_id=game_id, user=user)
+        logger.info("account deleted %s", fields(user=user, resigned=len(playing)))
+        user.delete()
+    return len(playing)
+
+
 def start_match(
-    player_a: User,
-    player_b: User,
-    *,
-    player_c: User | None = None,
+    *players: User,
     target: int = 300,
     rules: str = "pagat",
     rule_options: dict[str, Any] | None = None,
@@ -356,9 +373,6 @@ def start_match(
 ) -> Match:
     """R8.7: a match and its first game; every game of it has the same rules and clock."""
     match = Match(
-        player_a=player_a,
-        player_b=player_b,
-        player_c=player_c,
         target=target,
         rules=rules,
         rule_options=rule_options or {},
@@ -366,10 +380,12 @@ def start_match(
     )
     match.set_clock(clock or TimeControl())
     match.save()
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, letter=letter, user=player)
+        for letter, player in zip("ABC", players, strict=False)
+    )
     start_game(
-        player_a,
-        player_b,
-        player_c=player_c,
+        *players,
         rules=rules,
         rule_options=rule_options,
         stop_mode=stop_mode,

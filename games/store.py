@@ -8,9 +8,10 @@ Once it is over, only its record in the engine's compact encoding (``Game.record
 a few hundred bytes) is kept: the final position, the log and the export are
 replayed from it when somebody asks.
 
-The columns lists and queries read (``status``, ``to_move``, ``ending``, ``ply``,
-``wrong_calls``, ``stalemate_offer``, ``score``, ``winner``, ``forfeiter``) are copied
-from the engine by ``keep``, with the version every action bumps.
+The columns lists and queries read (the game's ``status``, ``to_move``, ``ending``,
+``ply``, ``winner``, ``forfeiter``; each seat's ``wrong_calls``, ``offer`` and
+``score``) are copied from the engine by ``keep``, with the version every action
+bumps; the services save the seats with the game.
 """
 
 from __future__ import annotations
@@ -84,12 +85,11 @@ def keep(game: Game, engine: EngineGame) -> None:
     game.ending = engine.ending or ""
     game.ply = engine.entry_count
     letters = engine.rules.seat_names
-    game.wrong_calls = {
-        letter: count for letter, count in zip(letters, engine.wrong_calls, strict=True) if count
-    }
-    game.stalemate_offer = "".join(letters[seat] for seat in engine.stalemate_offer)
-    score = engine.score
-    game.score = None if score is None else dict(zip(letters, score, strict=True))
+    offer, score = engine.stalemate_offer, engine.score
+    for index, row in enumerate(game.seat_rows):
+        row.wrong_calls = engine.wrong_calls[index]
+        row.offer = offer.index(index) if index in offer else None
+        row.score = None if score is None else score[index]
     game.winner = "" if engine.winner is None else letters[engine.winner]
     game.forfeiter = "" if engine.forfeiter is None else letters[engine.forfeiter]
     if engine.is_over:

@@ -73,19 +73,15 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
             (game, result_line(game, game.seat_of(user.pk)))
             for game in selectors.my_games(user, filter_="finished").order_by("-finished_at")[:20]
         ],
-        "received": [
-            c
-            for c in pending
-            if user.pk in (c.opponent_id, c.second_opponent_id) and c.accepted_by_id != user.pk
-        ],
+        "received": [c for c in pending if user in c.invited and user not in c.accepted],
         "sent": [c for c in pending if c.challenger_id == user.pk],
         "open": [
             c
             for c in pending
-            if c.is_open and c.challenger_id != user.pk and c.accepted_by_id != user.pk
+            if c.is_open and c.challenger_id != user.pk and user not in c.accepted
         ],
         # G3: three-player challenges this player accepted, waiting for the third.
-        "joined": [c for c in pending if c.accepted_by_id == user.pk],
+        "joined": [c for c in pending if user in c.accepted],
         "form": form,
     }
     return render(request, "games/lobby.html", context, status=status)

@@ -12,6 +12,4 @@ register = template.Library()
 @register.filter
 def opponents(game: Game, seat: int | None) -> str:
     """The usernames of everyone in ``game`` but ``seat``: ``bob`` or ``bob and carol``."""
-    return " and ".join(
-        user.get_username() for other, user in enumerate(game.players) if other != seat
-    )
+    return " and ".join(name for other, name in enumerate(game.names().values()) if other != seat)

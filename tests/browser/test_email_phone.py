@@ -110,7 +110,7 @@ def test_it_fits_the_three_player_table_of_a_game_over_email_within_360px(
     smtp_inbox: Inbox, phone: Page
 ) -> None:
     alice, bob, carol = player("alice"), player("bob"), player("carol")
-    game = start_game(alice, bob, player_c=carol, rules="three-player", seed=5)
+    game = start_game(alice, bob, carol, rules="three-player", seed=5)
     resign(game_id=game.pk, user=bob)
     assert Game.objects.get(pk=game.pk).status != "playing"
     (message,) = smtp_inbox.to(carol.email)

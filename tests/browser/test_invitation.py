@@ -47,6 +47,6 @@ def test_it_takes_a_newcomer_from_the_invitation_to_the_game(
     page.wait_for_url("**/games/*/")
     expect(page.locator(".table-wrap")).to_be_visible()
     game = Game.objects.get()
-    assert game.player_b.get_username() == "dora"
-    assert EmailAddress.objects.get(user=game.player_b).verified
+    assert game.user_at(1).get_username() == "dora"
+    assert EmailAddress.objects.get(user=game.user_at(1)).verified
     assert console.errors == []

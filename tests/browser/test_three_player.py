@@ -20,7 +20,7 @@ from .conftest import Console, assert_fits, player, screenshot, sign_in
 def three_player_game(players: tuple[User, User]) -> Game:
     """alice (A) to move: her 9♣ fits both opponents' reserves (B's 8♣, C's 10♣)."""
     carol = player("carol")
-    game = start_game(*players, player_c=carol, rules="three-player", seed=1)
+    game = start_game(*players, carol, rules="three-player", seed=1)
     table = three(
         H=numbered("KS KH KD KC KS KH KD KC QD"),
         A={"reserve": "4D 9C", "hand": "2H 5S"},

@@ -36,7 +36,7 @@ def test_a_named_challenge_accepted_deals_a_game(alice: User, bob: User) -> None
     accepted = post(bob, f"challenges/{challenge_id}/accept/").json()
     assert accepted["status"] == "accepted"
     game = Game.objects.get(pk=accepted["game"])
-    assert (game.player_a, game.player_b) == (alice, bob)
+    assert (game.user_at(0), game.user_at(1)) == (alice, bob)
 
 
 def test_only_the_named_opponent_may_answer(alice: User, bob: User, charlie: User) -> None:
@@ -68,7 +68,7 @@ def test_an_open_challenge_is_taken_by_the_first_to_accept(
     assert [c["id"] for c in listed] == [challenge_id]
     assert post(charlie, f"challenges/{challenge_id}/accept/").json()["status"] == "accepted"
     assert post(bob, f"challenges/{challenge_id}/accept/").json()["error"] == "ALREADY_ANSWERED"
-    assert Game.objects.get().player_b == charlie
+    assert Game.objects.get().user_at(1) == charlie
 
 
 def test_a_match_challenge_starts_a_match(alice: User, bob: User) -> None:
@@ -127,7 +127,7 @@ def test_an_email_invitation_signs_the_invitee_up_and_lands_them_in_the_game(
     accepted = browser.post(path, {"answer": "accept"})
     game = Game.objects.get()
     assert accepted["Location"] == f"/games/{game.pk}/"
-    assert game.player_b.get_username() == "dora"
+    assert game.user_at(1).get_username() == "dora"
 
 
 def test_an_unknown_invitation_link_is_a_clear_404() -> None:

@@ -96,7 +96,7 @@ def test_a_time_bank_spends_the_turn_and_adds_the_increment(alice: User, bob: Us
     assert game.deadline is not None
     with time_machine.travel("2026-11-25 09:00Z", tick=False):  # two days to play
         play_turn(game, alice, bob)
-    bank = game.bank_a if mover == "A" else game.bank_b
+    bank = game.seat_rows[game.letters.index(mover)].bank
     assert bank == timedelta(days=5 - 2 + 1)
     # The opponent's clock starts with its own full bank.
     assert game.turn_started_at is not None
@@ -111,7 +111,7 @@ def test_the_bank_never_grows_past_its_cap(alice: User, bob: User) -> None:
         game = start_game(alice, bob, seed=6, clock=control)
         mover = game.to_move
         play_turn(game, alice, bob)
-    assert (game.bank_a if mover == "A" else game.bank_b) == timedelta(days=6)
+    assert game.seat_rows[game.letters.index(mover)].bank == timedelta(days=6)
 
 
 def test_a_timed_out_match_game_deals_the_next_game_with_the_same_clock(

@@ -106,7 +106,7 @@ def test_it_names_the_site_not_the_host_in_the_sign_up_and_password_emails(
 def test_it_says_who_resigned_and_every_score_in_a_three_player_result(
     alice: User, bob: User, carol: User, smtp_inbox: Inbox, on_commit: Any
 ) -> None:
-    game = start_game(alice, bob, player_c=carol, rules="three-player", seed=5)
+    game = start_game(alice, bob, carol, rules="three-player", seed=5)
     owed = 30 + 20 + position_of(game).seats[1].count
     with on_commit():
         resign(game_id=game.pk, user=bob)

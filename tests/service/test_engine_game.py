@@ -47,9 +47,7 @@ class Twin:
     def __init__(self, users: list[User], seed: int, rules: str, stop_mode: str) -> None:
         self.users = users
         self.row = start_game(
-            users[0],
-            users[1],
-            player_c=users[2] if len(users) == 3 else None,
+            *users,
             rules=rules,
             seed=seed,
             stop_mode=stop_mode,

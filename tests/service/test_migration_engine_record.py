@@ -1,6 +1,7 @@
-"""The migration to the engine's record replays each game's old move log: a game in
-play keeps its position, turns and wrong calls in its snapshot, a finished one its
-record, and every game then passes ``verify_games``."""
+"""The migrations to the engine's record and to seats as rows: each game's old move
+log is replayed (a game in play keeps its position, turns and wrong calls in its
+snapshot, a finished one its record), its players, calls and points become seats,
+and every game then passes ``verify_games``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from games.models import Game
 from games.store import engine_game
 
 BEFORE = [("games", "0009_outbox_ply")]
-AFTER = [("games", "0010_engine_record")]
 
 
 def old_game(apps: Any, users: list[Any], seed: int, turns: int, end: str = "") -> Any:
@@ -71,16 +71,15 @@ def test_it_replays_every_old_log_into_the_engines_record() -> None:
     resigned = old_game(old, users, 4, 6, "resigns")
     agreed = old_game(old, users, 5, 8, "agrees-stalemate")
     executor = MigrationExecutor(connection)
-    executor.migrate(AFTER)
-    try:
-        call_command("verify_games")
-        game = Game.objects.get(pk=playing.pk)
-        assert game.state is not None and game.record is None
-        assert engine_game(game).position.turns == 12
-        assert game.wrong_calls == {"B": 1} and game.ply == playing.ply
-        for row, ending in ((resigned, "resigned"), (agreed, "agreed")):
-            game = Game.objects.get(pk=row.pk)
-            assert game.state is None and game.record is not None and game.ending == ending
-            assert engine_game(game).is_over and game.score is not None
-    finally:
-        MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
+    executor.migrate(executor.loader.graph.leaf_nodes())  # the record, then seats as rows
+    call_command("verify_games")
+    game = Game.objects.get(pk=playing.pk)
+    assert game.state is not None and game.record is None
+    assert engine_game(game).position.turns == 12
+    assert game.wrong_calls == {"B": 1} and game.ply == playing.ply
+    assert game.names() == {"A": "alice", "B": "bob"}
+    for row, ending in ((resigned, "resigned"), (agreed, "agreed")):
+        game = Game.objects.get(pk=row.pk)
+        assert game.state is None and game.record is not None and game.ending == ending
+        assert engine_game(game).is_over and game.score is not None
+        assert game.score == dict(zip("AB", engine_game(game).score or [], strict=True))

@@ -411,7 +411,7 @@ def test_accepting_a_challenge_opens_the_game(alice: User, bob: User) -> None:
     response = browser(bob).post(f"/challenges/{challenge.pk}/accept/")
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
-    assert (game.player_a, game.player_b) == (alice, bob)
+    assert (game.user_at(0), game.user_at(1)) == (alice, bob)
     assert "you are B" in browser(bob).get(response["Location"]).text
     again = browser(bob).post(f"/challenges/{challenge.pk}/accept/", follow=True)
     assert again.redirect_chain == [("/", 302)] and "this challenge is accepted" in again.text
@@ -448,7 +448,7 @@ def test_an_open_challenge_is_accepted_not_declined(alice: User, bob: User) -> N
     response = browser(bob).post(f"/challenges/{challenge.pk}/accept/")
     game = Game.objects.get()
     assert response["Location"] == f"/games/{game.pk}/"
-    assert (game.player_a, game.player_b) == (alice, bob)
+    assert (game.user_at(0), game.user_at(1)) == (alice, bob)
 
 
 def test_pages_refuse_the_wrong_method(game: Game, alice: User) -> None:
@@ -862,7 +862,7 @@ def test_it_signs_an_invitee_up_with_the_invited_address_already_verified(
     assert confirmations() == []  # the invitation proved the address: nothing to confirm
     accept = client.post(path, {"answer": "accept"})
     game = Game.objects.get()
-    assert accept["Location"] == f"/games/{game.pk}/" and game.player_b == dora
+    assert accept["Location"] == f"/games/{game.pk}/" and game.user_at(1) == dora
 
 
 def test_it_still_asks_to_verify_an_address_other_than_the_invited_one(alice: User) -> None:
@@ -915,7 +915,7 @@ def test_an_invitation_is_accepted_once_signed_in(alice: User, bob: User) -> Non
     response = browser(bob).post(path, {"answer": "accept"})
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
-    assert (game.player_a, game.player_b) == (alice, bob) and game.match is not None
+    assert (game.user_at(0), game.user_at(1)) == (alice, bob) and game.match is not None
     challenge.refresh_from_db()
     assert challenge.accepted_by == bob
     after = browser(bob).get(path)

@@ -88,7 +88,7 @@ def test_it_says_the_winner_played_every_card(game: Game, alice: User) -> None:
 def test_it_words_a_three_player_forfeit_for_every_seat(
     alice: User, bob: User, charlie: User
 ) -> None:
-    game = start_game(alice, bob, player_c=charlie, rules="three-player", seed=1)
+    game = start_game(alice, bob, charlie, rules="three-player", seed=1)
     resign(game_id=game.pk, user=charlie)
     a, b, c = points(game)
     assert c == 0 and a == b > 0  # charlie pays each of the others; nobody is the winner

@@ -193,8 +193,7 @@ def test_every_presets_table_is_drawn_for_both_players_and_after_the_end(
     preset: str, alice: User, bob: User
 ) -> None:
     players = seated(preset, alice, bob)
-    third = players[2] if len(players) == 3 else None
-    game = start_game(players[0], players[1], player_c=third, rules=preset, seed=5)
+    game = start_game(*players, rules=preset, seed=5)
     position = position_of(game)
     for seat, user in enumerate(players):
         page = browser(user).get(reverse("game", args=[game.pk]))

@@ -35,7 +35,7 @@ def carol(db: None) -> User:
 
 @pytest.fixture
 def trio(alice: User, bob: User, carol: User) -> Game:
-    return start_game(alice, bob, player_c=carol, rules="three-player", seed=7)
+    return start_game(alice, bob, carol, rules="three-player", seed=7)
 
 
 def mover(game: Game) -> User:
@@ -73,7 +73,7 @@ def test_G3_a_named_three_player_challenge_starts_when_both_have_accepted(
     assert second.status_code == 200 and second.json()["status"] == "accepted"
     game = Game.objects.get(pk=second.json()["game"])
     # Seats follow the order of acceptance: the challenger, then bob, then carol.
-    assert [game.player_a, game.player_b, game.player_c] == [alice, bob, carol]
+    assert game.players == [alice, bob, carol]
     state = client_for(carol).get(f"/api/v1/games/{game.pk}/").json()
     assert state["players"] == {"A": "alice", "B": "bob", "C": "carol"}
     assert state["seat"] == "C" and set(state["position"]) >= {"A", "B", "C"}
@@ -129,7 +129,7 @@ def test_G3_a_game_needs_as_many_players_as_the_rules_have_seats(
         start_game(alice, bob, rules="three-player")
     assert two.value.code == "WRONG_PLAYER_COUNT"
     with pytest.raises(ServiceError) as three:
-        start_game(alice, bob, player_c=carol)
+        start_game(alice, bob, carol)
     assert three.value.code == "WRONG_PLAYER_COUNT"
     assert not Game.objects.exists()
 
@@ -192,7 +192,7 @@ def test_G3_a_stalemate_needs_both_others_to_accept(
     trio.refresh_from_db()
     assert trio.status == "stalemate" and trio.ending == "agreed"
     # One refusal withdraws an offer.
-    other = start_game(alice, bob, player_c=carol, rules="three-player", seed=8)
+    other = start_game(alice, bob, carol, rules="three-player", seed=8)
     offer_stalemate(game_id=other.pk, user=carol)
     answer_stalemate(game_id=other.pk, user=alice, accept=False)
     other.refresh_from_db()
@@ -221,7 +221,7 @@ def test_G3_a_resignation_pays_each_other_player_and_everyone_is_told(
 
 
 def test_G3_stop_is_called_only_by_the_next_player(alice: User, bob: User, carol: User) -> None:
-    game = start_game(alice, bob, player_c=carol, rules="three-player", seed=7, stop_mode="classic")
+    game = start_game(alice, bob, carol, rules="three-player", seed=7, stop_mode="classic")
     play_a_turn(game)
     first_mover = last_turn_of(game)["seat"]
     play_a_turn(game)
@@ -237,11 +237,11 @@ def test_G3_stop_is_called_only_by_the_next_player(alice: User, bob: User, carol
 
 
 def test_G3_a_match_of_three_adds_every_seat_score(alice: User, bob: User, carol: User) -> None:
-    match = start_match(alice, bob, player_c=carol, target=40, rules="three-player")
+    match = start_match(alice, bob, carol, target=40, rules="three-player")
     first = match.games.get()
     resign(game_id=first.pk, user=alice)
     match = Match.objects.get(pk=match.pk)
-    assert match.total_a == 0 and match.total_b == match.total_c >= 50
+    assert match.totals[0] == 0 and match.totals[1] == match.totals[2] >= 50
     # R8.7: a tie on the highest total wins nobody, and another game is dealt.
     assert match.winner == "" and match.finished_at is None
     second = match.games.exclude(pk=first.pk).get()

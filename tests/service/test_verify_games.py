@@ -22,7 +22,7 @@ def play_random_turns(game: Game, turns: int, rng: random.Random) -> None:
         if game.status != "playing":
             return
         position = position_of(game)
-        user = game.player_a if game.to_move == "A" else game.player_b
+        user = game.user_at(0) if game.to_move == "A" else game.user_at(1)
         moves = []
         start = position.turns
         while position.turns == start and not position.is_over:

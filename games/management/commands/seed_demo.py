@@ -31,7 +31,11 @@ class Command(BaseCommand):
                 user.save()
             users.append(user)
         alice, bob = users
-        game = Game.objects.filter(player_a=alice, player_b=bob, status="playing").first()
+        game = (
+            Game.objects.filter(status="playing", seats__user=alice, seats__letter="A")
+            .filter(seats__user=bob, seats__letter="B")
+            .first()
+        )
         if game is None:
             game = start_game(alice, bob, seed=1)
             self._play_opening(game, alice, bob)
