@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api import player_of
-from games.deadlines import start_vacation, vacation_days_left
+from games.vacations import start_vacation, vacation_days_left
 from rbank_site.openapi import errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import RequestBody

@@ -18,8 +18,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import services as game_services
-from games.deadlines import start_vacation, vacation_days_left
 from games.notifications import read_unsubscribe_token
+from games.vacations import start_vacation, vacation_days_left
 from rbank_site.errors import ServiceError
 
 from . import invitations, services

@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -48,8 +49,15 @@ from .store import engine_game
 logger = logging.getLogger(__name__)
 
 
-def dispatch(task: Any, *args: Any) -> bool:
-    """Queue ``task``; False, with a warning, when the broker cannot take it.
+#: The tasks that send the outbox's e-mails (``games.tasks``), named: the outbox queues
+#: them without importing them, for the tasks call it.
+SEND_NOTIFICATION = "games.tasks.send_notification"
+SEND_DIGEST = "games.tasks.send_digest"
+
+
+def dispatch(task: str, *args: Any) -> bool:
+    """Queue the task named ``task``; False, with a warning, when the broker cannot
+    take it.
 
     Every caller has already committed what the task is about (an outbox row still
     pending, a digest still waiting), and the sweep or the next run queues it again.
@@ -57,9 +65,9 @@ def dispatch(task: Any, *args: Any) -> bool:
     folder, a refused connection, kombu's or redis's own errors) is only logged.
     """
     try:
-        task.delay(*args)
+        current_app.tasks[task].delay(*args)
     except Exception as exc:
-        logger.warning("could not queue %s%r, left for the sweep: %r", task.name, args, exc)
+        logger.warning("could not queue %s%r, left for the sweep: %r", task, args, exc)
         return False
     return True
 
@@ -106,9 +114,7 @@ def notify(
         **({"next_attempt_at": None} if mode == "daily_digest" else {}),
     )
     if row.status == Notification.Status.PENDING:
-        from .tasks import send_notification  # tasks import this module
-
-        transaction.on_commit(partial(dispatch, send_notification, row.pk))
+        transaction.on_commit(partial(dispatch, SEND_NOTIFICATION, row.pk))
     return row
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import deadlines, notifications, retention
+from . import notifications, retention, sweep
 from .models import Notification
 
 
@@ -24,7 +24,7 @@ def send_notification(notification_id: int) -> bool:
 def sweep_deadlines() -> dict[str, int]:
     """Every minute (beat): forfeit idle seats, send due reminders, queue the e-mails
     whose next attempt is due."""
-    return deadlines.sweep()
+    return sweep.sweep()
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
@@ -42,7 +42,7 @@ def send_digests() -> int:
         .distinct()
     )
     # What cannot be queued keeps waiting, in status digest, for tomorrow's run.
-    return sum(notifications.dispatch(send_digest, user_id) for user_id in users)
+    return sum(notifications.dispatch(notifications.SEND_DIGEST, user_id) for user_id in users)
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]

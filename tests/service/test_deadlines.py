@@ -12,9 +12,10 @@ from django.utils import timezone
 
 from accounts.services import profile_of, update_profile
 from games.clocks import TimeControl
-from games.deadlines import remind, start_vacation, sweep, timeout_game, vacation_days_left
 from games.models import Game, Notification
 from games.services import start_game, start_match
+from games.sweep import remind, sweep, timeout_game
+from games.vacations import start_vacation, vacation_days_left
 from rbank_site.errors import ServiceError
 from tests.stored import entries_of, position_of
 

@@ -16,7 +16,6 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import selectors
-from games.deadlines import timeout_game
 from games.engine import (
     CLASSIC,
     REFEREE,
@@ -34,6 +33,7 @@ from games.services import (
 )
 from games.stops import call_stop_on
 from games.store import engine_game
+from games.sweep import timeout_game
 from rbank_site.errors import ServiceError
 from tests.engine.random_records import a_slip
 from tests.stored import replays

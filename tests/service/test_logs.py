@@ -18,11 +18,11 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from games.deadlines import sweep
 from games.models import Game, Notification
 from games.notifications import send
 from games.services import answer_stalemate, offer_stalemate, start_game
 from games.stops import call_stop_on
+from games.sweep import sweep
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 from rbank_site.settings import env_addresses
@@ -79,7 +79,7 @@ def test_it_logs_a_timeout_and_the_game_it_ends(
     ):
         assert sweep()["timed_out"] == 1
     game.refresh_from_db()
-    assert lines(caplog, "games.deadlines") == [
+    assert lines(caplog, "games.sweep") == [
         f"timeout game={game.pk} seat={game.to_move} deadline=2026-11-26T09:00:00+00:00"
     ]
     over = lines(caplog, "games.services")

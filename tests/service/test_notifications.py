@@ -11,11 +11,11 @@ from django.test import Client
 
 from accounts.services import update_profile
 from games.board_text import board_text
-from games.deadlines import remind
 from games.engine import view
 from games.models import Game, Notification
 from games.services import offer_stalemate, resign
 from games.store import engine_game
+from games.sweep import remind
 from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of

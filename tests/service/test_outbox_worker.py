@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.deadlines import sweep
 from games.models import Notification
 from games.services import offer_stalemate, start_game
+from games.sweep import sweep
 
 from .conftest import wait_until
 from .smtp import Inbox, smtp_inbox
