@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol
 
 from .cards import Card, Face
 from .errors import IllegalMove
@@ -19,8 +19,7 @@ from .moves import Move, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
-    from .families import Family
-    from .generate import MoveTable
+    from .tables import MoveTable
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -102,6 +101,15 @@ class SeatPiles:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
 
+class FamilyTraits(Protocol):
+    """What a position reads of its family (``families.Family``), declared here so the
+    board never imports the module that composes it."""
+
+    name: str
+    jokers: int
+    retires_houses: bool
+
+
 class Board:
     """A complete position, as the referee sees it (hidden cards included).
 
@@ -113,7 +121,7 @@ class Board:
     #: Set by ``families.py``: the class that plays given rules.
     _compose: ClassVar[Callable[[Rules], type[Board]] | None] = None
     #: Set on each composed class (``families.position_class``).
-    family: ClassVar[Family]
+    family: ClassVar[FamilyTraits]
     _table: ClassVar[MoveTable]
     _house_fits: ClassVar[tuple[tuple[Face, ...], ...]]
     _load_fits: ClassVar[tuple[tuple[Face, ...], ...]]

@@ -22,7 +22,6 @@ from typing import Final, cast
 
 from .board import Board
 from .cards import FACE_MASK, JOKER, Card, house_fits_table, load_fits_table
-from .generate import move_table
 from .position import Position
 from .rules import (
     FOSTER,
@@ -33,6 +32,7 @@ from .rules import (
     THREE_PLAYER,
     Rules,
 )
+from .tables import move_table
 from .variants.foster import (
     CompulsoryAfterRuns,
     HouseLoadsFirst,
