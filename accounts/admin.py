@@ -11,8 +11,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
 
-from games.admin import changelist_link
-from games.models import Game, Notification
+from rbank_site.admin import changelist_link
 
 from .models import ApiToken, Profile
 
@@ -56,8 +55,8 @@ class PlayerAdmin(UserAdmin[User]):
 
     @admin.display(description="games")
     def games_link(self, user: User) -> SafeString:
-        return changelist_link(Game, "their games", q=user.get_username())
+        return changelist_link("games.game", "their games", q=user.get_username())
 
     @admin.display(description="e-mails")
     def emails_link(self, user: User) -> SafeString:
-        return changelist_link(Notification, "their e-mails", user__id__exact=user.pk)
+        return changelist_link("games.notification", "their e-mails", user__id__exact=user.pk)

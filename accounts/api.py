@@ -12,14 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import player_of
-from games.vacations import start_vacation, vacation_days_left
+from rbank_site.api import player_of
 from rbank_site.openapi import errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import RequestBody
 
 from . import services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
+from .services import start_vacation, vacation_days_left
 
 ME = OpenApiExample(
     "My account",

@@ -1,17 +1,26 @@
-"""Writes for accounts: profiles and API tokens."""
+"""Writes for accounts: profiles, API tokens, vacations and deleting an account."""
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core import signing
 from django.db import transaction
+from django.utils import timezone
 
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields
 
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, Profile
+from .signals import account_deleting, vacation_started
 
 MAX_TOKENS = 20
+UNSUBSCRIBE_SALT = "rbank.unsubscribe"
+
+logger = logging.getLogger(__name__)
 
 
 def profile_of(user: User) -> Profile:
@@ -67,3 +76,62 @@ def revoke_token(user: User, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise ServiceError(404, "NOT_FOUND", "no such token")
+
+
+def unsubscribe_token(user: User, kind: str) -> str:
+    """The signed credential of an e-mail's one-click unsubscribe link (``kind``: an
+    event, or the digest)."""
+    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT)
+
+
+def read_unsubscribe_token(token: str) -> tuple[int, str]:
+    """The user id and kind of a token; raises ``signing.BadSignature`` (or KeyError,
+    ValueError for a well-signed token of another shape)."""
+    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
+    return int(data["u"]), str(data["k"])
+
+
+def vacation_days_left(profile: Profile, now: datetime) -> int:
+    used = profile.vacation_days_used if profile.vacation_year == now.year else 0
+    return max(0, profile.vacation_allowance_days - used)
+
+
+def start_vacation(user: User, days: int, now: datetime | None = None) -> Profile:
+    """Stop the player's clocks for ``days`` days, out of a yearly allowance.
+
+    The days taken are spent, even if the player plays during the vacation. The
+    games app, told by ``vacation_started``, moves the clocks of the player's games
+    and tells their opponents, in this transaction.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        profile = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
+        if profile.vacation_until is not None and profile.vacation_until > now:
+            raise ServiceError(409, "ON_VACATION", "you are already on vacation")
+        left = vacation_days_left(profile, now)
+        if not 1 <= days <= left:
+            raise ServiceError(
+                400, "BAD_REQUEST", f"you can take 1 to {left} vacation days this year"
+            )
+        if profile.vacation_year != now.year:
+            profile.vacation_year, profile.vacation_days_used = now.year, 0
+        profile.vacation_days_used += days
+        profile.vacation_until = now + timedelta(days=days)
+        profile.save()
+        vacation_started.send(
+            sender=Profile, user=user, days=days, until=profile.vacation_until, now=now
+        )
+        return profile
+
+
+def delete_account(user: User) -> int:
+    """A player leaves for good. What they take part in ends first (the games app
+    resigns their games in play, told by ``account_deleting``); their finished games
+    stay, their seat shown as a deleted player. Returns how many games were ended."""
+    with transaction.atomic():
+        ended = 0
+        for _receiver, count in account_deleting.send(sender=User, user=user):
+            ended += count if isinstance(count, int) else 0
+        logger.info("account deleted %s", fields(user=user, resigned=ended))
+        user.delete()
+    return ended

@@ -17,14 +17,12 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import services as game_services
-from games.notifications import read_unsubscribe_token
-from games.vacations import start_vacation, vacation_days_left
 from rbank_site.errors import ServiceError
 
 from . import invitations, services
 from .forms import DeleteAccountForm, ProfileForm, TokenForm, VacationForm
 from .models import NOTIFICATION_EVENTS
+from .services import start_vacation, vacation_days_left
 
 DIGEST = "digest"
 
@@ -33,7 +31,7 @@ DIGEST = "digest"
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks to confirm (link scanners must not unsubscribe anyone); POST does it."""
     try:
-        user_id, kind = read_unsubscribe_token(token)
+        user_id, kind = services.read_unsubscribe_token(token)
         user = User.objects.get(pk=user_id)
     except (signing.BadSignature, User.DoesNotExist, KeyError, ValueError):
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=404)
@@ -181,7 +179,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     form = DeleteAccountForm(user, request.POST or None)
     if request.method == "POST":
         if form.is_valid():
-            resigned = game_services.delete_account(user)
+            resigned = services.delete_account(user)
             logout(request)
             also = f", and your {resigned} games in play resigned" if resigned else ""
             messages.success(request, f"Your account is deleted{also}.")

@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib import admin
-from django.db.models import Model
 from django.http import HttpRequest
-from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.http import urlencode
 from django.utils.safestring import SafeString
+
+from rbank_site.admin import changelist_link, link
 
 from .models import (
     Challenge,
@@ -38,21 +37,6 @@ if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
 
 admin.site.site_header = admin.site.site_title = f"{settings.SITE_NAME} support"
-
-
-def link(obj: Model | None) -> SafeString | str:
-    """A link to ``obj``'s admin page, or "-", for a list's column (a change page links
-    its foreign keys by itself)."""
-    if obj is None:
-        return "-"
-    url = reverse(f"admin:{obj._meta.app_label}_{obj._meta.model_name}_change", args=[obj.pk])
-    return format_html('<a href="{}">{}</a>', url, obj)
-
-
-def changelist_link(model: type[Model], text: str, **query: str | int) -> SafeString:
-    """A link to ``model``'s list, filtered by ``query``."""
-    url = reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
-    return format_html('<a href="{}?{}">{}</a>', url, urlencode(query), text)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -147,7 +131,7 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.display(description="e-mails")
     def emails_link(self, game: Game) -> SafeString:
-        return changelist_link(Notification, "its e-mails", game__id__exact=game.pk)
+        return changelist_link("games.notification", "its e-mails", game__id__exact=game.pk)
 
 
 @admin.register(Match)

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine import Game as EngineGame
+from rbank_site.api import player_of
 from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
 from rbank_site.pagination import ListApi
@@ -123,12 +124,6 @@ class MovesSerializer(RequestBody):
     expected_version = serializers.IntegerField(
         required=False, min_value=1, help_text="The version you saw; 412 if the game has moved on."
     )
-
-
-def player_of(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # IsAuthenticated has run
-    return user
 
 
 def _if_match(request: Request) -> int | None:

@@ -30,7 +30,6 @@ from celery import current_app
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import DatabaseError, transaction
 from django.db.models import Case, F, Q, Value, When
@@ -38,7 +37,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.services import profile_of
+from accounts.services import profile_of, unsubscribe_token
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 from rbank_site.logs import fields
 
@@ -81,9 +80,6 @@ def lease() -> timedelta:
     """How long a claimed row belongs to the worker that claimed it: a dead worker's
     rows are taken up again after this (settings.NOTIFICATION_LEASE_SECONDS)."""
     return timedelta(seconds=settings.NOTIFICATION_LEASE_SECONDS)
-
-
-UNSUBSCRIBE_SALT = "rbank.unsubscribe"
 
 
 def notify(
@@ -291,15 +287,6 @@ def send(notification_id: int) -> bool:
         status=Notification.Status.SENT, sent_at=timezone.now(), next_attempt_at=None
     )
     return True
-
-
-def unsubscribe_token(user: User, kind: str) -> str:
-    return signing.dumps({"u": user.pk, "k": kind}, salt=UNSUBSCRIBE_SALT)
-
-
-def read_unsubscribe_token(token: str) -> tuple[int, str]:
-    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    return int(data["u"]), str(data["k"])
 
 
 def build_message(row: Notification, moment: Moment | None = None) -> EmailMultiAlternatives:

@@ -345,21 +345,17 @@ def _act(game: Game, action: Callable[[], object]) -> None:
         raise refused(game, exc) from None
 
 
-def delete_account(user: User) -> int:
-    """A player leaves for good: they resign every game they are playing (R8.6: the
-    others need not wait for their clock), then the account goes. Their finished games
-    stay, their seat shown as a deleted player; the challenges they sent or were named
-    in go with them. Returns how many games they resigned."""
-    with transaction.atomic():
-        playing = list(
-            Game.objects.filter(seats__user=user, status=Game.Status.PLAYING).values_list(
-                "pk", flat=True
-            )
+def resign_every_game(sender: object, *, user: User, **kwargs: Any) -> int:
+    """A player's account is about to go (``accounts.signals.account_deleting``): they
+    resign every game they are playing (R8.6: the others need not wait for their
+    clock). Returns how many."""
+    playing = list(
+        Game.objects.filter(seats__user=user, status=Game.Status.PLAYING).values_list(
+            "pk", flat=True
         )
-        for game_id in playing:
-            resign(game_id=game_id, user=user)
-        logger.info("account deleted %s", fields(user=user, resigned=len(playing)))
-        user.delete()
+    )
+    for game_id in playing:
+        resign(game_id=game_id, user=user)
     return len(playing)
 
 

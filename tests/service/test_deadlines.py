@@ -10,12 +10,11 @@ import time_machine
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from accounts.services import profile_of, update_profile
+from accounts.services import profile_of, start_vacation, update_profile, vacation_days_left
 from games.clocks import TimeControl
 from games.models import Game, Notification
 from games.services import start_game, start_match
 from games.sweep import remind, sweep, timeout_game
-from games.vacations import start_vacation, vacation_days_left
 from rbank_site.errors import ServiceError
 from tests.stored import entries_of, position_of
 

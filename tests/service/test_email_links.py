@@ -22,13 +22,12 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.models import NOTIFICATION_EVENTS
-from accounts.services import update_profile
+from accounts.services import start_vacation, update_profile
 from games.models import Game, Notification
 from games.services import resign, start_game
 from games.stops import call_stop_on
 from games.sweep import sweep
 from games.tasks import send_digests
-from games.vacations import start_vacation
 from tests.stop_scenes import classic_game
 
 from .conftest import client_for, mover_and_other, play_turn
