@@ -22,7 +22,8 @@ from .errors import (
     WrongStop,
 )
 from .families import FAMILIES, Family, family_of, position_class
-from .game import Game, Turn
+from .game import Game
+from .game_state import Turn
 from .match import Match, alternating_starter, match_totals
 from .moves import Move, parse_move
 from .position import (

@@ -133,3 +133,18 @@ def test_no_dynamic_imports(path: Path) -> None:
     ]
     assert calls == []
     assert not [m for _, m, _ in imports_of(path) if m.split(".")[0] == "importlib"]
+
+
+#: docs/engine.md: the engine's classes stay small enough to read whole.
+MAX_CLASS_LINES = 400
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ENGINE)))
+def test_no_class_is_over_400_lines(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    sizes = {
+        node.name: (node.end_lineno or node.lineno) - node.lineno + 1
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+    }
+    assert {name: n for name, n in sizes.items() if n > MAX_CLASS_LINES} == {}
