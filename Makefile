@@ -10,7 +10,8 @@ DEV_LOCK := requirements-dev.lock
 UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 \
 	--generate-hashes --quiet
 
-## make run: the whole service (web, worker, beat) on http://127.0.0.1:8000 with SQLite.
+## make run: the whole service (web, worker, beat) on http://127.0.0.1:8000 with SQLite
+## (make run PORT=8123: another port).
 run: install
 	$(BIN)/python -m rbank_site.run
 

@@ -2,6 +2,8 @@
 
 Each part runs as its own process, as in production (docker/compose.yml); their
 output is interleaved here with a prefix. Ctrl-C (or any part dying) stops all.
+``PORT`` (``make run PORT=8123``) moves the site to another port, the links of its
+e-mails (``SITE_URL``) with it.
 """
 
 from __future__ import annotations
@@ -18,8 +20,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+DEFAULT_PORT = 8000
+
+
+def port(environ: dict[str, str] | os._Environ[str]) -> int:
+    """The web's port: ``PORT`` if set, else 8000; exits with one line if it is no port."""
+    text = environ.get("PORT", "").strip() or str(DEFAULT_PORT)
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        sys.exit(f"PORT must be a TCP port number (1-65535), not {text!r}")
+    return int(text)
+
+
 def _env() -> dict[str, str]:
     env = dict(os.environ)
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{port(os.environ)}")
     env.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
     env.setdefault("DEBUG", "1")
     env.setdefault("PYTHONUNBUFFERED", "1")
@@ -46,11 +60,12 @@ def main() -> int:
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var"))
     for folder in ("broker/queue", "broker/processed", "broker/control", "static"):
         (var / folder).mkdir(parents=True, exist_ok=True)
+    web = f"127.0.0.1:{port(os.environ)}"
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
     celery = [sys.executable, "-m", "celery", "-A", "rbank_site"]
     parts = {
-        "web": [sys.executable, "manage.py", "runserver", "127.0.0.1:8000", "--noreload"],
+        "web": [sys.executable, "manage.py", "runserver", web, "--noreload"],
         "worker": [*celery, "worker", "-l", "info", "--concurrency", "2"],
         "beat": [*celery, "beat", "-l", "info"],
     }
@@ -68,7 +83,7 @@ def main() -> int:
                 start_new_session=True,
             )
             threading.Thread(target=_pipe, args=(name, procs[name]), daemon=True).start()
-        print("Russian Bank is running on http://127.0.0.1:8000/  (Ctrl-C stops everything)")
+        print(f"Russian Bank is running on http://{web}/  (Ctrl-C stops everything)")
         while all(p.poll() is None for p in procs.values()):
             time.sleep(0.5)
         status = 1
