@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.services import offer_stalemate, start_game
+from games.services import offer_stalemate, resign, start_game
 
 from .conftest import Console, screenshot, sign_in
 
@@ -54,4 +54,45 @@ def test_it_declines_a_stalemate_offer_in_place(
     assert page.url.endswith(f"/games/{game.pk}/")
     game.refresh_from_db()
     assert (game.status, game.stalemate_offer) == ("playing", "")
+    assert console.errors == []
+
+
+def test_the_game_forms_go_when_the_poll_finds_the_game_over(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """bob waits for alice's move with the page open; alice resigns elsewhere: the page's
+    poll brings the result, and no Resign or Offer button is left to answer an error."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    page = new_page(1280)
+    page.clock.install()  # the poll's 20 s pass when the test says so
+    sign_in(page, "bob")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator(".status")).to_contain_text("Waiting for alice")
+    expect(page.get_by_role("button", name="Resign")).to_be_visible()
+    expect(page.get_by_role("button", name="Offer a stalemate")).to_be_visible()
+    resign(game_id=game.pk, user=alice)
+    page.clock.fast_forward(21_000)
+    expect(page.locator(".result")).to_contain_text("You won")
+    expect(page.get_by_role("button", name="Resign")).to_have_count(0)
+    expect(page.get_by_role("button", name="Offer a stalemate")).to_have_count(0)
+    assert console.errors == []
+
+
+def test_an_offer_seen_by_the_poll_takes_the_offer_button_away(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    page = new_page(1280)
+    page.clock.install()
+    sign_in(page, "bob")
+    page.goto(f"/games/{game.pk}/")
+    offer_stalemate(game_id=game.pk, user=alice)
+    page.clock.fast_forward(21_000)
+    expect(page.locator("#stalemate-offer")).to_contain_text("alice offers")
+    expect(page.get_by_role("button", name="Offer a stalemate")).to_have_count(0)
+    page.get_by_role("button", name="Decline").click()
+    expect(page.locator("#stalemate-offer")).to_have_count(0)
+    expect(page.get_by_role("button", name="Offer a stalemate")).to_be_visible()
     assert console.errors == []
