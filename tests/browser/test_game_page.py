@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
 from games.models import Game
-from games.services import start_game
+from games.services import offer_stalemate, start_game
 from tests.service.conftest import mover_and_other, play_turn
 from tests.stored import last_turn_of, place, position_of
 
@@ -217,4 +217,26 @@ def test_it_shows_my_own_seat_without_scrolling_on_a_1280_by_800_screen(
         assert box["y"] + box["height"] <= 800, f"{name}'s seat ends at {box['y'] + box['height']}"
         assert page.evaluate("window.scrollY") == 0
         screenshot(page, f"board-1280x800-{name}")
+    assert console.errors == []
+
+
+def test_my_own_seat_stays_in_sight_on_a_1280_by_800_screen_with_an_offer_to_answer(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """The notice of a stalemate offer (and a refusal's line) must not push the seat a
+    player answers from below the fold."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    offer_stalemate(game_id=game.pk, user=bob)
+    page = new_page(1280, 800)
+    sign_in(page, "alice")
+    page.goto(f"/games/{game.pk}/")
+    expect(page.locator("#stalemate-offer")).to_be_visible()
+    screenshot(page, "board-1280x800-offer")
+    mine = page.locator(".seat.mine")
+    box = mine.bounding_box()
+    assert box is not None and box["y"] >= 0
+    assert box["y"] + box["height"] <= 800, f"alice's seat ends at {box['y'] + box['height']}"
+    offer = page.locator("#stalemate-offer").bounding_box()
+    assert offer is not None and offer["y"] + offer["height"] <= 800
     assert console.errors == []
