@@ -6,6 +6,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
@@ -76,6 +77,15 @@ def revoke_token(user: User, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise ServiceError(404, "NOT_FOUND", "no such token")
+
+
+def has_account(email: str) -> bool:
+    """Whether an account has this address, as its e-mail or one of its addresses
+    (verified or not): an invitation sent there is answered after logging in."""
+    return (
+        User.objects.filter(email__iexact=email).exists()
+        or EmailAddress.objects.filter(email__iexact=email).exists()
+    )
 
 
 def unsubscribe_token(user: User, kind: str) -> str:

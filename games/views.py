@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import invitations
+from accounts.services import has_account
 from games.engine import Game as EngineGame
 from games.engine import seed_commitment, view
 from rbank_site.errors import ServiceError
@@ -471,10 +472,12 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     except ServiceError as exc:
         return render(request, "games/invitation.html", {"error": exc.message}, status=exc.status)
     if not request.user.is_authenticated:
-        # Sign up (or log in) first; the sign-up page then knows the invitation.
+        # Sign up first, or log in when the invited address has an account already; the
+        # sign-up page then knows the invitation.
         invitations.remember(request, token)
         query = urlencode({"next": request.get_full_path()})
-        return redirect(f"{reverse('account_signup')}?{query}")
+        known = has_account(challenge.email)
+        return redirect(f"{reverse('account_login' if known else 'account_signup')}?{query}")
     user = _user(request)
     error = None
     if request.method == "POST":

@@ -951,3 +951,35 @@ def test_an_unknown_url_is_the_html_404_page(alice: User, user: str | None) -> N
     assert api.status_code == 404 and api.json()["error"] == "NOT_FOUND"
     missing = client.get("/games/999999/")
     assert missing.status_code == (404 if user else 302)
+
+
+@pytest.mark.parametrize("address", ["carol@example.com", "Carol@Example.COM"])
+def test_an_invitation_to_an_address_with_an_account_sends_to_log_in(
+    alice: User, address: str
+) -> None:
+    User.objects.create_user("carol", "carol@example.com", "a-long-passphrase-42")
+    challenge = create_challenge(alice, email=address)
+    path = f"/invitations/{challenge.token}/"
+    response = browser(None).get(path)
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?" + urlencode({"next": path})
+
+
+def test_an_invitation_to_a_second_address_of_an_account_sends_to_log_in(alice: User) -> None:
+    carol = User.objects.create_user("carol", "carol@example.com", "a-long-passphrase-42")
+    EmailAddress.objects.create(user=carol, email="carol@work.example", verified=False)
+    challenge = create_challenge(alice, email="carol@work.example")
+    path = f"/invitations/{challenge.token}/"
+    assert browser(None).get(path)["Location"].startswith("/accounts/login/?")
+
+
+def test_a_logged_in_invitee_lands_back_on_the_invitation(alice: User) -> None:
+    carol = User.objects.create_user("carol", "carol@example.com", "a-long-passphrase-42")
+    EmailAddress.objects.create(user=carol, email=carol.email, verified=True, primary=True)
+    challenge = create_challenge(alice, email="carol@example.com")
+    path = f"/invitations/{challenge.token}/"
+    client = browser(None)
+    login = client.get(path)["Location"]
+    response = client.post(login, {"login": "carol", "password": "a-long-passphrase-42"})
+    assert response.status_code == 302 and response["Location"] == path
+    assert "Accept" in client.get(path).text
