@@ -34,7 +34,7 @@ from rbank_site.errors import ServiceError
 from .clocks import TimeControl
 from .models import Challenge, ChallengeSeat, StopMode
 from .notifications import notify
-from .services import start_game, start_match
+from .services import announce, start_game, start_match
 
 MAX_PENDING = 50
 #: E-mail invitations a player may send a day, cancelled ones included (no spam relay).
@@ -233,6 +233,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
             )
+        announce(game)
         challenge.status = Challenge.Status.ACCEPTED
         challenge.game = game
         challenge.answered_at = timezone.now()

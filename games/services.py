@@ -125,6 +125,21 @@ def start_game(
     return game
 
 
+def announce(game: Game) -> None:
+    """A game begins for its players (a challenge accepted, a match's next game): the
+    seat to move hears of its first turn as of every later one, as its preferences say,
+    even a player who has just accepted on the page (a game lasts days; they may leave)."""
+    game.ply = 0
+    notify(
+        "your_turn",
+        user=game.user_at(engine_game(game).to_move),
+        game=game,
+        last_turn=[],
+        lost_turn=False,
+        first_turn=True,
+    )
+
+
 @dataclass(frozen=True)
 class MovesResult:
     game: Game
@@ -276,7 +291,7 @@ def _settle_match(game: Game, engine: EngineGame) -> None:
         match.finished_at = timezone.now()
     match.save()
     if score.winner is None:
-        start_game(
+        following = start_game(
             *match.players,
             rules=match.rules,
             rule_options=match.rule_options,
@@ -284,6 +299,7 @@ def _settle_match(game: Game, engine: EngineGame) -> None:
             match=match,
             starter=score.next_starter(match.game_rules(), engine.first_seat),
         )
+        announce(following)
 
 
 @logs_refusals("resign")

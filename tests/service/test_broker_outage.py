@@ -218,7 +218,8 @@ def test_it_answers_committed_actions_when_the_broker_is_unreachable(broker_down
         ["game_over", "pending"],
         ["invitation", "pending"],
         ["stalemate_offer", "pending"],
+        ["your_turn", "pending"],  # the first turn, when bob accepted
         ["your_turn", "pending"],
     ]
-    assert outbox["sweep"]["resent"] == 0 and outbox["sweep"]["unqueued"] == 5
+    assert outbox["sweep"]["resent"] == 0 and outbox["sweep"]["unqueued"] == 6
     assert outbox["digests"] == 0

@@ -11,9 +11,10 @@ from django.test import Client
 
 from accounts.services import update_profile
 from games.board_text import board_text
+from games.challenges import accept_challenge, create_challenge
 from games.engine import view
 from games.models import Game, Notification
-from games.services import offer_stalemate, resign
+from games.services import offer_stalemate, resign, start_match
 from games.store import engine_game
 from games.sweep import remind
 from games.tasks import send_digest, send_digests, send_notification
@@ -223,3 +224,39 @@ def test_it_sends_no_reminder_for_a_turn_played_before_it_went_out(
     assert row.status == "outdated"
     assert not smtp_inbox.to(mover.email)
     assert send_notification(row.pk) is False  # a second delivery sends nothing either
+
+
+def test_the_seat_to_move_hears_of_its_first_turn_when_a_challenge_is_accepted(
+    alice: User, bob: User, smtp_inbox: Inbox, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        challenge = create_challenge(alice, opponent="bob")
+        challenge = accept_challenge(challenge.pk, bob)
+    game = challenge.game
+    assert game is not None
+    mover = game.user_at(engine_game(game).to_move)
+    (row,) = Notification.objects.filter(kind="your_turn")
+    assert (row.user, row.status) == (mover, "sent")
+    (message,) = smtp_inbox.to(mover.email)
+    body = text_of(message)
+    assert f"Game {game.pk} against" in body and "you play first" in body
+    assert "Their turn" not in body and "call Stop!" not in body
+    other = bob if mover == alice else alice
+    assert not [m for m in smtp_inbox.to(other.email) if "turn" in str(m["Subject"]).lower()]
+
+
+def test_a_player_who_wants_no_turn_emails_gets_none_at_the_start(alice: User, bob: User) -> None:
+    for player in (alice, bob):
+        update_profile(player, {"notifications": {"your_turn": "never"}})
+    accept_challenge(create_challenge(alice, opponent="bob").pk, bob)
+    assert not Notification.objects.filter(kind="your_turn").exists()
+
+
+def test_the_next_game_of_a_match_is_announced_to_its_first_mover(alice: User, bob: User) -> None:
+    match = start_match(alice, bob, target=1000)
+    game = match.games.get()
+    resign(game_id=game.pk, user=alice)  # bob scores far below the target: a next game
+    following = match.games.exclude(pk=game.pk).get()
+    mover = following.user_at(engine_game(following).to_move)
+    row = Notification.objects.get(kind="your_turn", game=following)
+    assert row.user == mover and row.context["first_turn"] is True
