@@ -70,7 +70,7 @@ def play_to_the_end(game: Game, rng: random.Random) -> int:
         if game.status != Game.Status.PLAYING:
             return requests
         position = engine_game(game).position.copy()
-        mover, turn = position.to_move, []
+        mover, turn = position.to_move, list[str]()
         while not position.is_over and position.to_move == mover and len(turn) < 500:
             move = rng.choice(position.legal_moves())
             position.push(move)
