@@ -14,6 +14,11 @@ ratio to its floor, and the size of what each page sends.
 The game is a real long one, as in bench/api.py: a deal whose uniformly random game
 lasts past move 2,000; the moves posted from the page are its next moves, turns and
 the discards that end a turn included.
+
+Its last line is the idle poll at move 2,000 beside its floor, with the queries one
+more idle poll makes: ``idle poll X ms, floor Y ms, Q queries``. The cache is the
+suite's (one process's memory) unless ``CACHE_URL`` names a Redis database, as a
+deployment's does: ``CACHE_URL=redis://127.0.0.1:6379/1 python bench/pages.py``.
 """
 
 from __future__ import annotations
@@ -32,10 +37,10 @@ start_django()
 
 from django.contrib.auth.decorators import login_required  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
-from django.db import transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 from django.http import HttpRequest, HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import override_settings  # noqa: E402
+from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.urls import include, path  # noqa: E402
 
 from bench.harness import (  # noqa: E402
@@ -161,12 +166,24 @@ def main() -> None:
             game = start_game(alice, bob, seed=seed)
             play_to(game, moves, start)
             print(f"at move {start}:")
-            for label, figure in figures_at(game, moves, browsers, args.rounds).items():
+            figures = figures_at(game, moves, browsers, args.rounds)
+            for label, figure in figures.items():
                 ms, floor_ms = median_ms(figure.times), median_ms(figure.floor)
                 print(
                     f"    {label:<24} {ms:7.2f} ms   floor {floor_ms:5.2f} ms   "
                     f"ratio {ms / floor_ms:5.2f}   {figure.size:>7,} bytes"
                 )
+        # The last game, at move 2,000: the queries of one more idle poll, counted.
+        game.refresh_from_db()
+        waiting = browsers["B" if game.to_move == "A" else "A"]
+        with CaptureQueriesContext(connection) as queries:
+            response = waiting.get(f"/games/{game.pk}/table/", {"version": str(game.version)})
+        assert response.status_code == 204
+        idle = figures["poll, no news (204)"]
+        print(
+            f"idle poll {median_ms(idle.times):.2f} ms, floor {median_ms(idle.floor):.2f} ms, "
+            f"{len(queries)} queries"
+        )
 
 
 if __name__ == "__main__":

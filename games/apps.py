@@ -6,14 +6,20 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # Register the tasks in every process, the web's too: the outbox queues them
-        # by name (games.notifications.dispatch) and never imports them itself.
-        # What an account tells the games (accounts never imports games).
+        from django.db.models.signals import post_save
+
         from accounts.signals import account_deleting, vacation_started
 
+        # Register the tasks in every process, the web's too: the outbox queues them
+        # by name (games.notifications.dispatch) and never imports them itself.
         from . import tasks  # noqa: F401
+        from .models import Game
+        from .poll import game_changed
         from .services import resign_every_game
         from .vacations import pause_clocks
 
+        # A game's new version reaches the cache its pages' polls read.
+        post_save.connect(game_changed, sender=Game, dispatch_uid="games.poll.game_changed")
+        # What an account tells the games (accounts never imports games).
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")

@@ -25,7 +25,7 @@ from games.engine import Game as EngineGame
 from games.engine import seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges, rules_catalog, selectors, services, stops
+from . import challenges, poll, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -227,6 +227,7 @@ def _game_context(
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seat = _player_game(request, game_id)
+    poll.remember(request, game)
     return render(request, "games/game.html", _game_context(game, seat))
 
 
@@ -235,6 +236,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     """The table alone, for the page's polling; 204 while the version is the one shown."""
     game, seat = _player_game(request, game_id)
+    poll.remember(request, game)
     if request.GET.get("version") == str(game.version):
         return HttpResponse(status=204)
     return render(request, "games/_game.html", _game_context(game, seat))

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A game page's poll that finds nothing new: answered from the cache, no query.
+    "games.poll.IdlePollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -206,7 +208,9 @@ if RETENTION_DAYS < 1:
     raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
 
 
-# The cache (API throttling counts): Redis when REDIS_URL is set, else per process.
+# The cache (API throttling counts, the game pages' idle polls): Redis when REDIS_URL
+# is set, else files under VAR_DIR, which every process of ``make run`` shares (a move
+# the worker makes must reach the web's polls).
 # The cache uses the next Redis database after the broker's: clearing the cache
 # (FLUSHDB) must never drop queued tasks.
 def _next_redis_db(url: str) -> str:
@@ -228,7 +232,10 @@ CACHES = {
             "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT},
         }
         if CACHE_URL
-        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        else {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
+        }
     )
 }
 

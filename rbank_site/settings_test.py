@@ -29,6 +29,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared-cache memory: SQLite then waits for its write lock (the
     # row lock of select_for_update elsewhere) instead of failing at once.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+if not CACHE_URL:  # noqa: F405
+    # One process's memory, emptied before each test (tests/conftest.py), never files
+    # that outlive a run.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    # A Redis shared by the suite's processes and kept between runs, where game ids
+    # start again at 1: each process its own keys.
+    CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": f"test-{os.getpid()}"}}
 ACCOUNT_RATE_LIMITS = False  # tests sign up many accounts from one address
 # Tests render pages without running collectstatic: plain storage, files found in the apps.
 STORAGES = {

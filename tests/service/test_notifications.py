@@ -237,7 +237,7 @@ def test_the_seat_to_move_hears_of_its_first_turn_when_a_challenge_is_accepted(
     mover = game.user_at(engine_game(game).to_move)
     (row,) = Notification.objects.filter(kind="your_turn")
     assert (row.user, row.status) == (mover, "sent")
-    (message,) = smtp_inbox.to(mover.email)
+    (message,) = [m for m in smtp_inbox.to(mover.email) if "Your turn" in str(m["Subject"])]
     body = text_of(message)
     assert f"Game {game.pk} against" in body and "you play first" in body
     assert "Their turn" not in body and "call Stop!" not in body
