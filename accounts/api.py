@@ -66,17 +66,20 @@ class MeSerializer(RequestBody):
 
 
 def _me(user: User) -> dict[str, Any]:
+    """The account, through its serializer (what the schema says is what is sent)."""
     profile = services.profile_of(user)
-    return {
-        "username": user.get_username(),
-        "email": user.email,
-        "display_name": profile.display_name,
-        "time_zone": profile.time_zone,
-        "notifications": profile.notifications,
-        "reminder_hours": profile.reminder_hours,
-        "vacation_until": profile.vacation_until,
-        "vacation_days_left": vacation_days_left(profile, timezone.now()),
-    }
+    return MeSerializer(
+        {
+            "username": user.get_username(),
+            "email": user.email,
+            "display_name": profile.display_name,
+            "time_zone": profile.time_zone,
+            "notifications": profile.notifications,
+            "reminder_hours": profile.reminder_hours,
+            "vacation_until": profile.vacation_until,
+            "vacation_days_left": vacation_days_left(profile, timezone.now()),
+        }
+    ).data
 
 
 class MeApi(APIView):
@@ -112,7 +115,7 @@ class VacationSerializer(RequestBody):
 class VacationApi(APIView):
     @extend_schema(
         request=VacationSerializer,
-        responses={200: MeSerializer, **errors(400, 413)},
+        responses={200: MeSerializer, **errors(400, 409, 413)},
         examples=[OpenApiExample("A week away", value={"days": 7}, request_only=True), ME],
         summary="Take vacation days: my clocks stop and my opponents are told",
     )
@@ -130,17 +133,25 @@ class TokenSerializer(RequestBody):
     hint = serializers.CharField(read_only=True, help_text="The key's first characters")
     created_at = serializers.DateTimeField(read_only=True)
     last_used_at = serializers.DateTimeField(read_only=True, allow_null=True)
+
+
+class NewTokenSerializer(TokenSerializer):
+    """A token just made: the only answer that holds its key."""
+
     key = serializers.CharField(read_only=True, help_text="Shown once, when the token is made")
 
 
-def _token(token: ApiToken) -> dict[str, Any]:
-    return {
+def _token(token: ApiToken, key: str | None = None) -> dict[str, Any]:
+    fields = {
         "id": token.pk,
         "name": token.name,
         "hint": token.hint,
         "created_at": token.created_at,
         "last_used_at": token.last_used_at,
     }
+    if key is None:
+        return TokenSerializer(fields).data
+    return NewTokenSerializer({**fields, "key": key}).data
 
 
 class TokenListApi(ListApi):
@@ -150,7 +161,7 @@ class TokenListApi(ListApi):
 
     @extend_schema(
         request=TokenSerializer,
-        responses={201: TokenSerializer, **errors(400, 413)},
+        responses={201: NewTokenSerializer, **errors(400, 409, 413)},
         examples=[
             OpenApiExample("Name it", value={"name": "my bot"}, request_only=True),
             OpenApiExample(
@@ -165,7 +176,7 @@ class TokenListApi(ListApi):
         data = TokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token, key = services.create_token(player_of(request), data.validated_data["name"])
-        return Response({**_token(token), "key": key}, status=201)
+        return Response(_token(token, key), status=201)
 
 
 class TokenDetailApi(APIView):
@@ -203,8 +214,12 @@ class PlayerListApi(ListApi):
         return self.page(
             request,
             users,
-            lambda u: {
-                "username": u.get_username(),
-                "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
-            },
+            lambda u: (
+                PlayerSerializer(
+                    {
+                        "username": u.get_username(),
+                        "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
+                    }
+                ).data
+            ),
         )

@@ -5,7 +5,7 @@
 
 Plays ``--games`` complete games through the services, as players would: each is a
 challenge accepted (``games.challenges``), then played to its end a turn per request
-(``services.play_moves``, each with an ``Idempotency-Key`` as API clients send it), the
+(``services.play_moves``), the
 moves of a turn chosen uniformly among the legal ones, as bench/engine.py's random
 games are. Every e-mail the games write goes through the outbox and is sent (to
 memory). Then the retention runs as it will once its period has passed
@@ -25,7 +25,6 @@ import argparse
 import os
 import random
 import sys
-import uuid
 from datetime import timedelta
 from pathlib import Path
 
@@ -80,7 +79,6 @@ def play_to_the_end(game: Game, rng: random.Random) -> int:
             user=player_to_move(game),
             moves=turn,
             expected_version=game.version,
-            idempotency_key=str(uuid.uuid4()),
         )
         requests += 1
 

@@ -26,6 +26,7 @@ from . import challenges, rules_catalog, selectors, services, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 from .store import engine_game
+from .writes import HEADERS, expected_version, write
 
 
 class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
@@ -99,8 +100,9 @@ class GameStateSerializer(GameSummarySerializer):
     legal_moves = serializers.ListField(child=serializers.CharField())
     last_turn = serializers.DictField(
         help_text='The previous turn: {"seat": "B", "moves": [...], "stopped": null, '
-        '"correction": null}; after a Stop! "stopped" is the move number called and '
-        '"correction" the compulsory move carried out'
+        '"correction": null, "lost": false}; after a Stop! "stopped" is the move number '
+        'called and "correction" the compulsory move carried out; "lost": the turn was lost '
+        "to a third wrong Stop! call (R7.5), with no moves"
     )
     can_call_stop = serializers.BooleanField(
         help_text="Classic games: you may call Stop! on a move of your opponent's last turn "
@@ -126,16 +128,6 @@ class MovesSerializer(RequestBody):
     )
 
 
-def _if_match(request: Request) -> int | None:
-    """The version in ``If-Match`` (``"7"``, ``W/"7"`` or ``7``); ``*`` or none: no check."""
-    header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
-    if not header or header == "*":
-        return None
-    if not (header.isascii() and header.isdigit()) or len(header) > 12:
-        raise ServiceError(400, "BAD_REQUEST", "If-Match must hold a game version")
-    return int(header)
-
-
 class GameDetailApi(APIView):
     @extend_schema(
         responses={200: GameStateSerializer, **errors(404)},
@@ -149,34 +141,22 @@ class GameDetailApi(APIView):
 class PlayMovesApi(APIView):
     @extend_schema(
         request=MovesSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
         examples=[MOVES, ONE_MOVE, GAME],
-        parameters=[
-            OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False),
-            OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False),
-        ],
+        parameters=HEADERS,
         summary="Post one move or a whole list (all or none)",
     )
+    @write
     def post(self, request: Request, game_id: int) -> Response:
         data = MovesSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        expected = data.validated_data.get("expected_version")
-        if expected is None:
-            expected = _if_match(request)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > 128:
-            raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters")
         result = services.play_moves(
             game_id=game_id,
             user=player_of(request),
             moves=data.validated_data["moves"],
-            expected_version=expected,
-            idempotency_key=key,
+            expected_version=expected_version(request, data.validated_data),
         )
-        response = _game_response(request, result.game, result.engine)
-        if result.replayed:
-            response["Idempotent-Replayed"] = "true"
-        return response
+        return _game_response(request, result.game, result.engine)
 
 
 class GameListApi(ListApi):
@@ -208,7 +188,9 @@ class GameListApi(ListApi):
         return self.page(
             request,
             selectors.my_games(user, filter_=choice),
-            lambda game: selectors.game_summary(game, game.seat_of(user.pk)),
+            lambda game: (
+                GameSummarySerializer(selectors.game_summary(game, game.seat_of(user.pk))).data
+            ),
         )
 
 
@@ -216,6 +198,10 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
     index = serializers.IntegerField()
     turn = serializers.IntegerField()
     seat = serializers.CharField()
+    entry = serializers.CharField(
+        help_text="The record entry as docs/notation.md writes it: A H3-F1, B resigns, "
+        "B stop 2 S2 C-F3"
+    )
     move = serializers.CharField(
         help_text="A move in the notation, or an event: resigns, times-out, agrees-stalemate, "
         "stop:N:MOVE (a Stop! call on move N of the opponent's last turn, MOVE carried out), "
@@ -227,6 +213,14 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Finished games only: the priority violation the move held (S1-S3; S6, "
         "S7 under options V5, V12)",
     )
+    called = serializers.BooleanField(
+        required=False, help_text="Finished games only: whether Stop! was called on the move"
+    )
+
+    def to_representation(self, instance: dict[str, Any]) -> dict[str, Any]:
+        # While the game is played the slips are secret (R7.4): not even their key is sent.
+        data = super().to_representation(instance)
+        return {name: value for name, value in data.items() if name in instance}
 
 
 class MoveLogApi(ListApi):
@@ -243,7 +237,11 @@ class MoveLogApi(ListApi):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = selectors.game_for(request.user, game_id)
-        return self.page(request, selectors.move_log(engine_game(game)), lambda entry: entry)
+        return self.page(
+            request,
+            selectors.move_log(engine_game(game)),
+            lambda entry: MoveLogEntrySerializer(entry).data,
+        )
 
 
 class VersionSerializer(RequestBody):
@@ -253,20 +251,22 @@ class VersionSerializer(RequestBody):
 class ResignApi(APIView):
     @extend_schema(
         request=VersionSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
         examples=[
             OpenApiExample("Resign", value={"expected_version": 7}, request_only=True),
             GAME,
         ],
+        parameters=HEADERS,
         summary="Resign (R8.6: the opponent scores 30 + 20 + your count)",
     )
+    @write
     def post(self, request: Request, game_id: int) -> Response:
         data = VersionSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.resign(
             game_id=game_id,
             user=player_of(request),
-            expected_version=data.validated_data.get("expected_version") or _if_match(request),
+            expected_version=expected_version(request, data.validated_data),
         )
         return _game_response(request, game)
 
@@ -288,7 +288,7 @@ class StopSerializer(RequestBody):
 class StopApi(APIView):
     @extend_schema(
         request=StopSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
         examples=[
             OpenApiExample("Stop the third move", value={"move": 3}, request_only=True),
             OpenApiExample(
@@ -310,8 +310,10 @@ class StopApi(APIView):
             ),
             GAME,
         ],
+        parameters=HEADERS,
         summary="Call Stop! on a move of the opponent's last turn (classic games, R7.4)",
     )
+    @write
     def post(self, request: Request, game_id: int) -> Response:
         data = StopSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -321,7 +323,7 @@ class StopApi(APIView):
             user=player_of(request),
             move_number=values["move"],
             choice=values.get("choice"),
-            expected_version=values.get("expected_version") or _if_match(request),
+            expected_version=expected_version(request, values),
         )
         return _game_response(request, outcome.game, outcome.engine)
 
@@ -329,13 +331,17 @@ class StopApi(APIView):
 class StalemateOfferApi(APIView):
     @extend_schema(
         request=NoBody,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 413)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
         examples=[NO_BODY, GAME],
+        parameters=HEADERS,
         summary="Offer a stalemate",
     )
+    @write
     def post(self, request: Request, game_id: int) -> Response:
         NoBody(data=request.data).is_valid(raise_exception=True)
-        game = services.offer_stalemate(game_id=game_id, user=player_of(request))
+        game = services.offer_stalemate(
+            game_id=game_id, user=player_of(request), expected_version=expected_version(request)
+        )
         return _game_response(request, game)
 
 
@@ -346,15 +352,20 @@ class AnswerSerializer(RequestBody):
 class StalemateAnswerApi(APIView):
     @extend_schema(
         request=AnswerSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 413)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
         examples=[OpenApiExample("Accept", value={"accept": True}, request_only=True), GAME],
+        parameters=HEADERS,
         summary="Accept or decline the opponent's stalemate offer",
     )
+    @write
     def post(self, request: Request, game_id: int) -> Response:
         data = AnswerSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = services.answer_stalemate(
-            game_id=game_id, user=player_of(request), accept=data.validated_data["accept"]
+            game_id=game_id,
+            user=player_of(request),
+            accept=data.validated_data["accept"],
+            expected_version=expected_version(request),
         )
         return _game_response(request, game)
 
@@ -410,7 +421,7 @@ class ExportApi(APIView):
 
 def _game_response(request: Request, game: Game, engine: EngineGame | None = None) -> Response:
     state = selectors.game_state(game, game.seat_of(request.user.pk), engine)
-    return Response(state, headers={"ETag": f'"{game.version}"'})
+    return Response(GameStateSerializer(state).data, headers={"ETag": f'"{game.version}"'})
 
 
 class ChallengeSerializer(RequestBody):
@@ -476,6 +487,36 @@ class ChallengeSerializer(RequestBody):
     created_at = serializers.DateTimeField(read_only=True)
 
 
+class ChallengeOutSerializer(serializers.Serializer[dict[str, Any]]):
+    """A challenge as its challenger, a named player or anyone (open) sees it."""
+
+    id = serializers.IntegerField()
+    challenger = serializers.CharField()
+    opponent = serializers.CharField(allow_null=True)
+    second_opponent = serializers.CharField(allow_null=True)
+    accepted_by = serializers.ListField(
+        child=serializers.CharField(), help_text="Who has accepted, in seat order (B, then C)"
+    )
+    email = serializers.CharField(
+        allow_blank=True,
+        help_text='The invited address, shown to the challenger only; to others "(by e-mail)"',
+    )
+    open = serializers.BooleanField()
+    rules = serializers.CharField()
+    options = serializers.DictField()
+    stop_mode = serializers.ChoiceField(choices=StopMode.values)
+    match_target = serializers.IntegerField(allow_null=True)
+    time_control = serializers.ChoiceField(choices=["per_turn", "bank"])
+    days_per_turn = serializers.IntegerField()
+    bank_initial_days = serializers.IntegerField()
+    bank_increment_days = serializers.IntegerField()
+    bank_cap_days = serializers.IntegerField()
+    weekend_pause = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Challenge.Status.values)
+    game = serializers.IntegerField(allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
 CHALLENGE = OpenApiExample(
     "A challenge",
     value={
@@ -505,37 +546,40 @@ class ChallengeAnswerSerializer(RequestBody):
 
 
 def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
+    """The challenge as ``user`` may see it, through its output serializer."""
     mine = challenge.challenger_id == user.pk
-    return {
-        "id": challenge.pk,
-        "challenger": challenge.challenger.get_username(),
-        "opponent": challenge.opponent.get_username() if challenge.opponent else None,
-        "second_opponent": (
-            challenge.second_opponent.get_username() if challenge.second_opponent else None
-        ),
-        "accepted_by": [
-            player.get_username()
-            for player in (challenge.accepted_by, challenge.second_accepted_by)
-            if player is not None
-        ],
-        # Only the challenger sees the address they invited.
-        "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
-        "open": challenge.is_open,
-        "rules": challenge.rules,
-        "options": challenge.rule_options,
-        "stop_mode": challenge.stop_mode,
-        "match_target": challenge.match_target,
-        **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
-        "time_control": challenge.time_control,
-        "status": challenge.status,
-        "game": challenge.game_id,
-        "created_at": challenge.created_at,
-    }
+    return ChallengeOutSerializer(
+        {
+            "id": challenge.pk,
+            "challenger": challenge.challenger.get_username(),
+            "opponent": challenge.opponent.get_username() if challenge.opponent else None,
+            "second_opponent": (
+                challenge.second_opponent.get_username() if challenge.second_opponent else None
+            ),
+            "accepted_by": [
+                player.get_username()
+                for player in (challenge.accepted_by, challenge.second_accepted_by)
+                if player is not None
+            ],
+            # Only the challenger sees the address they invited.
+            "email": challenge.email if mine else ("" if not challenge.email else "(by e-mail)"),
+            "open": challenge.is_open,
+            "rules": challenge.rules,
+            "options": challenge.rule_options,
+            "stop_mode": challenge.stop_mode,
+            "match_target": challenge.match_target,
+            **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
+            "time_control": challenge.time_control,
+            "status": challenge.status,
+            "game": challenge.game_id,
+            "created_at": challenge.created_at,
+        }
+    ).data
 
 
 class ChallengeListApi(ListApi):
     @extend_schema(
-        responses=ChallengeSerializer(many=True),
+        responses=ChallengeOutSerializer(many=True),
         examples=[CHALLENGE],
         summary="Challenges: mine and open",
     )
@@ -545,7 +589,7 @@ class ChallengeListApi(ListApi):
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: ChallengeSerializer, **errors(400, 404, 413)},
+        responses={201: ChallengeOutSerializer, **errors(400, 404, 409, 413, 422)},
         examples=[
             OpenApiExample("By username", value={"opponent": "bob"}, request_only=True),
             OpenApiExample(
@@ -561,8 +605,10 @@ class ChallengeListApi(ListApi):
             ),
             CHALLENGE,
         ],
+        parameters=HEADERS,
         summary="Challenge a player, invite by e-mail, or open a challenge",
     )
+    @write
     def post(self, request: Request) -> Response:
         data = ChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -590,23 +636,57 @@ class ChallengeListApi(ListApi):
         return Response(_challenge(challenge, user), status=201)
 
 
-class ChallengeAnswerApi(APIView):
-    action = "accept"
+def _answer(request: Request) -> tuple[User, str | None]:
+    data = ChallengeAnswerSerializer(data=request.data)
+    data.is_valid(raise_exception=True)
+    return player_of(request), data.validated_data.get("token")
 
+
+ANSWERED = {200: ChallengeOutSerializer, **errors(400, 404, 409, 413, 422)}
+
+
+class ChallengeAcceptApi(APIView):
     @extend_schema(
         request=ChallengeAnswerSerializer,
-        responses={200: ChallengeSerializer, **errors(400, 404, 409, 413)},
+        responses=ANSWERED,
         examples=[NO_BODY, CHALLENGE],
+        parameters=HEADERS,
+        summary="Accept a challenge: the game (or match) starts",
     )
+    @write
     def post(self, request: Request, challenge_id: int) -> Response:
-        data = ChallengeAnswerSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        user, token = _answer(request)
+        return Response(
+            _challenge(challenges.accept_challenge(challenge_id, user, token=token), user)
+        )
+
+
+class ChallengeDeclineApi(APIView):
+    @extend_schema(
+        request=ChallengeAnswerSerializer,
+        responses=ANSWERED,
+        examples=[NO_BODY, CHALLENGE],
+        parameters=HEADERS,
+        summary="Decline a challenge (or leave an open three-player one you joined)",
+    )
+    @write
+    def post(self, request: Request, challenge_id: int) -> Response:
+        user, token = _answer(request)
+        return Response(
+            _challenge(challenges.decline_challenge(challenge_id, user, token=token), user)
+        )
+
+
+class ChallengeCancelApi(APIView):
+    @extend_schema(
+        request=NoBody,
+        responses=ANSWERED,
+        examples=[NO_BODY, CHALLENGE],
+        parameters=HEADERS,
+        summary="Cancel a challenge you sent",
+    )
+    @write
+    def post(self, request: Request, challenge_id: int) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
         user = player_of(request)
-        token = data.validated_data.get("token")
-        if self.action == "accept":
-            challenge = challenges.accept_challenge(challenge_id, user, token=token)
-        elif self.action == "decline":
-            challenge = challenges.decline_challenge(challenge_id, user, token=token)
-        else:
-            challenge = challenges.cancel_challenge(challenge_id, user)
-        return Response(_challenge(challenge, user))
+        return Response(_challenge(challenges.cancel_challenge(challenge_id, user), user))

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 
@@ -320,13 +321,16 @@ SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
 
 
 class IdempotentRequest(models.Model):
-    """A POST with an ``Idempotency-Key``: a retry gets the stored response, not a new move."""
+    """A write with an ``Idempotency-Key`` (``games/writes.py``): a retry gets the
+    stored answer, and nothing is done again."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     key = models.CharField(max_length=128)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE)
+    #: The game the write was about, if any (support staff find a game's writes).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
     status_code = models.PositiveSmallIntegerField()
-    response = models.JSONField()
+    #: The request's fingerprint, and the answer's body and ETag.
+    response = models.JSONField(encoder=DjangoJSONEncoder)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,15 +10,13 @@ the API returns unchanged.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal, new_seed, seed_commitment
@@ -30,7 +28,7 @@ from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
 from .clocks import TimeControl
-from .models import SEATS, Game, IdempotentRequest, Match, MatchSeat, Seat, StopMode
+from .models import SEATS, Game, Match, MatchSeat, Seat, StopMode
 from .notifications import notify
 from .store import engine_game, keep, new_engine_game
 
@@ -144,7 +142,6 @@ def announce(game: Game) -> None:
 class MovesResult:
     game: Game
     applied: list[str]
-    replayed: bool = False  # an Idempotency-Key retry: nothing was applied this time
     engine: EngineGame | None = None  # the game as this call left it
 
 
@@ -155,7 +152,6 @@ def play_moves(
     user: User,
     moves: Sequence[str],
     expected_version: int | None = None,
-    idempotency_key: str | None = None,
 ) -> MovesResult:
     """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock."""
     if not moves:
@@ -164,19 +160,6 @@ def play_moves(
         raise ServiceError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
-        fingerprint = hashlib.sha256(
-            json.dumps([list(moves), expected_version]).encode()
-        ).hexdigest()
-        if idempotency_key:
-            earlier = IdempotentRequest.objects.filter(user=user, key=idempotency_key).first()
-            if earlier is not None:
-                if earlier.game_id != game.pk or earlier.response.get("fingerprint") != fingerprint:
-                    raise ServiceError(
-                        422,
-                        "IDEMPOTENCY_KEY_REUSED",
-                        "this Idempotency-Key was used for another request",
-                    )
-                return MovesResult(game, list(earlier.response["applied"]), replayed=True)
         check_version(game, expected_version)
         engine = playing_engine(game)
         try:
@@ -186,20 +169,6 @@ def play_moves(
         applied = [str(entry.move) for entry in entries]
         record_turns(game, engine, seat)
         save(game, engine)
-        if idempotency_key:
-            try:
-                with transaction.atomic():
-                    IdempotentRequest.objects.create(
-                        user=user,
-                        key=idempotency_key,
-                        game=game,
-                        status_code=200,
-                        response={"applied": applied, "fingerprint": fingerprint},
-                    )
-            except IntegrityError:  # the same key raced in another game: refuse both ways
-                raise ServiceError(
-                    422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key is already in use"
-                ) from None
         return MovesResult(game, applied, engine=engine)
 
 
@@ -323,10 +292,11 @@ def timeout(game: Game) -> None:
 
 
 @logs_refusals("stalemate-offer")
-def offer_stalemate(*, game_id: int, user: User) -> Game:
+def offer_stalemate(*, game_id: int, user: User, expected_version: int | None = None) -> Game:
     """R8.5: offer to end the game as a stalemate; stands until answered or played over."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
+        check_version(game, expected_version)
         engine = playing_engine(game)
         _act(game, lambda: engine.offer_stalemate(seat))
         save(game, engine)
@@ -338,11 +308,14 @@ def offer_stalemate(*, game_id: int, user: User) -> Game:
 
 
 @logs_refusals("stalemate-answer")
-def answer_stalemate(*, game_id: int, user: User, accept: bool) -> Game:
+def answer_stalemate(
+    *, game_id: int, user: User, accept: bool, expected_version: int | None = None
+) -> Game:
     """Accept or decline a stalemate offer. The game ends, scored as R8.3, once every
     seat has agreed; one refusal withdraws the offer."""
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
+        check_version(game, expected_version)
         engine = playing_engine(game)
         answer = engine.agree_stalemate if accept else engine.decline_stalemate
         _act(game, lambda: answer(seat))

@@ -59,8 +59,16 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
         [("Not yours, or no such thing", "NOT_FOUND", {"message": "no such game"})],
     ),
     409: (
-        "Out of turn",
-        [("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"})],
+        "Not possible now: out of turn, the game over, already on vacation, too many tokens",
+        [
+            ("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"}),
+            ("On vacation", "ON_VACATION", {"message": "you are already on vacation"}),
+            (
+                "Too many tokens",
+                "TOO_MANY_TOKENS",
+                {"message": "at most 20 tokens: revoke one first"},
+            ),
+        ],
     ),
     412: (
         "A stale version",
@@ -86,6 +94,16 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
                     "message": "the request body is too large: at most "
                     f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
                 },
+            )
+        ],
+    ),
+    422: (
+        "An Idempotency-Key used before for another request",
+        [
+            (
+                "A key reused",
+                "IDEMPOTENCY_KEY_REUSED",
+                {"message": "this Idempotency-Key was used for another request"},
             )
         ],
     ),

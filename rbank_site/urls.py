@@ -35,12 +35,12 @@ urlpatterns = [
     path("api/v1/rules/", api.RulesCatalogApi.as_view(), name="api-rules"),
     path("api/v1/challenges/", api.ChallengeListApi.as_view(), name="api-challenges"),
     *(
-        path(
-            f"api/v1/challenges/<int:challenge_id>/{action}/",
-            api.ChallengeAnswerApi.as_view(action=action),
-            name=f"api-challenge-{action}",
+        path(f"api/v1/challenges/<int:challenge_id>/{action}/", view.as_view(), name=name)
+        for action, view, name in (
+            ("accept", api.ChallengeAcceptApi, "api-challenge-accept"),
+            ("decline", api.ChallengeDeclineApi, "api-challenge-decline"),
+            ("cancel", api.ChallengeCancelApi, "api-challenge-cancel"),
         )
-        for action in ("accept", "decline", "cancel")
     ),
     path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),

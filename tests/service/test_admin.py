@@ -18,10 +18,10 @@ from django.urls import reverse
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
 from games.models import Challenge, Game, Notification
-from games.services import play_moves, resign, start_match
+from games.services import resign, start_match
 from tests.stop_scenes import classic_game
 
-from .conftest import browser, mover_and_other, play_turn, whole_turn
+from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +57,12 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     a group."""
     game = start_match(alice, bob, target=100).games.get()
     mover, _ = mover_and_other(game, alice, bob)
-    play_moves(game_id=game.pk, user=mover, moves=whole_turn(game), idempotency_key="k-1")
+    client_for(mover).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"moves": whole_turn(game)},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k-1",
+    )
     play_turn(game, alice, bob)
     create_challenge(alice, email="dora@example.com")
     create_token(charlie, "laptop")
