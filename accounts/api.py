@@ -12,13 +12,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.openapi import errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import RequestBody
 
 from . import services
-from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, ApiToken
+from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken
 from .services import start_vacation, vacation_days_left
 
 ME = OpenApiExample(
@@ -45,23 +46,35 @@ TOKEN = OpenApiExample(
 )
 
 
+#: One optional field per e-mail event: an event the server does not know is refused.
+NotificationsSerializer = type(
+    "NotificationsSerializer",
+    (RequestBody,),
+    {
+        event: serializers.ChoiceField(choices=NOTIFICATION_MODES, required=False)
+        for event in NOTIFICATION_EVENTS
+    },
+)
+
+
 class MeSerializer(RequestBody):
-    username = serializers.CharField(read_only=True)
-    email = serializers.EmailField(read_only=True)
-    display_name = serializers.CharField(max_length=60, required=False, allow_blank=True)
-    time_zone = serializers.CharField(max_length=64, required=False)
+    username = fields.CharField(read_only=True)
+    email = fields.CharField(read_only=True, help_text="The account's address")
+    display_name = fields.CharField(max_length=60, required=False, allow_blank=True)
+    time_zone = serializers.ChoiceField(
+        choices=TIME_ZONES, required=False, help_text="An IANA time zone, e.g. Europe/Paris"
+    )
     vacation_until = serializers.DateTimeField(read_only=True, allow_null=True)
-    vacation_days_left = serializers.IntegerField(read_only=True)
+    vacation_days_left = fields.IntegerField(read_only=True)
     reminder_hours = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=336),
+        child=fields.IntegerField(min_value=1, max_value=336),
         required=False,
         max_length=5,
         help_text="Hours before a deadline to be reminded (default [24, 2])",
     )
-    notifications = serializers.DictField(
-        child=serializers.ChoiceField(choices=NOTIFICATION_MODES),
+    notifications = NotificationsSerializer(
         required=False,
-        help_text=f"events: {', '.join(NOTIFICATION_EVENTS)}",
+        help_text="For each event, how it is sent: immediately, daily_digest or never",
     )
 
 
@@ -109,7 +122,7 @@ class MeApi(APIView):
 
 
 class VacationSerializer(RequestBody):
-    days = serializers.IntegerField(min_value=1, max_value=366)
+    days = fields.IntegerField(min_value=1, max_value=366)
 
 
 class VacationApi(APIView):
@@ -128,9 +141,9 @@ class VacationApi(APIView):
 
 
 class TokenSerializer(RequestBody):
-    id = serializers.IntegerField(read_only=True)
-    name = serializers.CharField(max_length=60)
-    hint = serializers.CharField(read_only=True, help_text="The key's first characters")
+    id = fields.IntegerField(read_only=True)
+    name = fields.CharField(max_length=60)
+    hint = fields.CharField(read_only=True, help_text="The key's first characters")
     created_at = serializers.DateTimeField(read_only=True)
     last_used_at = serializers.DateTimeField(read_only=True, allow_null=True)
 
@@ -138,7 +151,7 @@ class TokenSerializer(RequestBody):
 class NewTokenSerializer(TokenSerializer):
     """A token just made: the only answer that holds its key."""
 
-    key = serializers.CharField(read_only=True, help_text="Shown once, when the token is made")
+    key = fields.CharField(read_only=True, help_text="Shown once, when the token is made")
 
 
 def _token(token: ApiToken, key: str | None = None) -> dict[str, Any]:
@@ -155,7 +168,11 @@ def _token(token: ApiToken, key: str | None = None) -> dict[str, Any]:
 
 
 class TokenListApi(ListApi):
-    @extend_schema(responses=TokenSerializer(many=True), examples=[TOKEN], summary="My API tokens")
+    @extend_schema(
+        responses={200: TokenSerializer(many=True), **errors(400)},
+        examples=[TOKEN],
+        summary="My API tokens",
+    )
     def get(self, request: Request) -> Response:
         return self.page(request, player_of(request).api_tokens.all(), _token)
 
@@ -191,8 +208,8 @@ class TokenDetailApi(APIView):
 
 
 class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
-    username = serializers.CharField()
-    display_name = serializers.CharField()
+    username = fields.CharField()
+    display_name = fields.CharField()
 
 
 class PlayerListApi(ListApi):
@@ -203,7 +220,7 @@ class PlayerListApi(ListApi):
                 "Players", value={"username": "bob", "display_name": "Bob"}, response_only=True
             )
         ],
-        responses=PlayerSerializer(many=True),
+        responses={200: PlayerSerializer(many=True), **errors(400)},
         summary="Players, to challenge by username",
     )
     def get(self, request: Request) -> Response:

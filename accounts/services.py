@@ -121,7 +121,7 @@ def start_vacation(user: User, days: int, now: datetime | None = None) -> Profil
         left = vacation_days_left(profile, now)
         if not 1 <= days <= left:
             raise ServiceError(
-                400, "BAD_REQUEST", f"you can take 1 to {left} vacation days this year"
+                409, "NO_VACATION_LEFT", f"you can take 1 to {left} vacation days this year"
             )
         if profile.vacation_year != now.year:
             profile.vacation_year, profile.vacation_days_used = now.year, 0

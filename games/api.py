@@ -6,6 +6,7 @@ from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.validators import RegexValidator
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -15,7 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine import PRESETS
 from games.engine import Game as EngineGame
+from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.errors import ServiceError
 from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
@@ -30,25 +33,25 @@ from .writes import HEADERS, expected_version, write
 
 
 class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
-    id = serializers.IntegerField()
-    version = serializers.IntegerField()
-    rules = serializers.CharField(help_text="The preset")
+    id = fields.IntegerField()
+    version = fields.IntegerField()
+    rules = fields.CharField(help_text="The preset")
     rule_options = serializers.DictField(help_text="Options changed from the preset")
     stop_mode = serializers.ChoiceField(
         choices=StopMode.values,
         help_text="referee: every violation refused; classic: the opponent may call Stop!",
     )
     wrong_calls = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Wrong Stop! calls per seat (R7.5)"
+        child=fields.IntegerField(), help_text="Wrong Stop! calls per seat (R7.5)"
     )
-    players = serializers.DictField(child=serializers.CharField())
-    seat = serializers.CharField(allow_null=True)
-    status = serializers.CharField()
-    to_move = serializers.CharField()
-    your_turn = serializers.BooleanField()
+    players = serializers.DictField(child=fields.CharField())
+    seat = fields.CharField(allow_null=True)
+    status = fields.CharField()
+    to_move = fields.CharField()
+    your_turn = fields.BooleanField()
     deadline = serializers.DateTimeField(allow_null=True)
-    match = serializers.IntegerField(allow_null=True)
-    stalemate_offer = serializers.CharField(allow_null=True)
+    match = fields.IntegerField(allow_null=True)
+    stalemate_offer = fields.CharField(allow_null=True)
     clock = serializers.DictField(
         help_text="The time control; bank_seconds: each seat's time bank when its turn began"
     )
@@ -97,33 +100,39 @@ class GameStateSerializer(GameSummarySerializer):
     """The game as the caller's seat sees it (never a face-down card)."""
 
     position = serializers.DictField()
-    legal_moves = serializers.ListField(child=serializers.CharField())
+    legal_moves = serializers.ListField(child=fields.CharField())
     last_turn = serializers.DictField(
         help_text='The previous turn: {"seat": "B", "moves": [...], "stopped": null, '
         '"correction": null, "lost": false}; after a Stop! "stopped" is the move number '
         'called and "correction" the compulsory move carried out; "lost": the turn was lost '
         "to a third wrong Stop! call (R7.5), with no moves"
     )
-    can_call_stop = serializers.BooleanField(
+    can_call_stop = fields.BooleanField(
         help_text="Classic games: you may call Stop! on a move of your opponent's last turn "
         "now (before your first move). It says nothing about whether that turn held a violation."
     )
     current_turn = serializers.ListField(
-        child=serializers.CharField(), help_text="The moves of the turn under way"
+        child=fields.CharField(), help_text="The moves of the turn under way"
     )
-    ply = serializers.IntegerField()
-    seed_hash = serializers.CharField()
-    seed = serializers.CharField(allow_null=True)
+    ply = fields.IntegerField()
+    seed_hash = fields.CharField()
+    seed = fields.CharField(allow_null=True)
+
+
+#: A move as the notation writes it (docs/notation.md): letters and digits, one dash.
+MOVE_TEXT = RegexValidator(
+    r"^[A-Za-z0-9]{1,7}(-[A-Za-z0-9]{1,7})?$", "a move is written like H3-F1, T or C-W"
+)
 
 
 class MovesSerializer(RequestBody):
     moves = serializers.ListField(
-        child=serializers.CharField(max_length=16),
+        child=fields.CharField(max_length=16, validators=[MOVE_TEXT]),
         min_length=1,
         max_length=services.MAX_MOVES_PER_REQUEST,
         help_text="Moves in the notation, applied in order, all or none: ['H3-F1', 'T', 'C-W'].",
     )
-    expected_version = serializers.IntegerField(
+    expected_version = fields.IntegerField(
         required=False, min_value=1, help_text="The version you saw; 412 if the game has moved on."
     )
 
@@ -141,7 +150,7 @@ class GameDetailApi(APIView):
 class PlayMovesApi(APIView):
     @extend_schema(
         request=MovesSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[MOVES, ONE_MOVE, GAME],
         parameters=HEADERS,
         summary="Post one move or a whole list (all or none)",
@@ -177,7 +186,7 @@ class GameListApi(ListApi):
                 description="my_turn: games waiting for you; active: being played; finished.",
             )
         ],
-        responses=GameSummarySerializer(many=True),
+        responses={200: GameSummarySerializer(many=True), **errors(400)},
         summary="My games, soonest deadline first",
     )
     def get(self, request: Request) -> Response:
@@ -195,25 +204,25 @@ class GameListApi(ListApi):
 
 
 class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
-    index = serializers.IntegerField()
-    turn = serializers.IntegerField()
-    seat = serializers.CharField()
-    entry = serializers.CharField(
+    index = fields.IntegerField()
+    turn = fields.IntegerField()
+    seat = fields.CharField()
+    entry = fields.CharField(
         help_text="The record entry as docs/notation.md writes it: A H3-F1, B resigns, "
         "B stop 2 S2 C-F3"
     )
-    move = serializers.CharField(
+    move = fields.CharField(
         help_text="A move in the notation, or an event: resigns, times-out, agrees-stalemate, "
         "stop:N:MOVE (a Stop! call on move N of the opponent's last turn, MOVE carried out), "
         "loses-turn"
     )
-    violation = serializers.CharField(
+    violation = fields.CharField(
         required=False,
         allow_null=True,
         help_text="Finished games only: the priority violation the move held (S1-S3; S6, "
         "S7 under options V5, V12)",
     )
-    called = serializers.BooleanField(
+    called = fields.BooleanField(
         required=False, help_text="Finished games only: whether Stop! was called on the move"
     )
 
@@ -225,7 +234,7 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
 
 class MoveLogApi(ListApi):
     @extend_schema(
-        responses={200: MoveLogEntrySerializer(many=True), **errors(404)},
+        responses={200: MoveLogEntrySerializer(many=True), **errors(400, 404)},
         examples=[
             OpenApiExample(
                 "The log",
@@ -245,13 +254,13 @@ class MoveLogApi(ListApi):
 
 
 class VersionSerializer(RequestBody):
-    expected_version = serializers.IntegerField(required=False, min_value=1)
+    expected_version = fields.IntegerField(required=False, min_value=1)
 
 
 class ResignApi(APIView):
     @extend_schema(
         request=VersionSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[
             OpenApiExample("Resign", value={"expected_version": 7}, request_only=True),
             GAME,
@@ -272,23 +281,24 @@ class ResignApi(APIView):
 
 
 class StopSerializer(RequestBody):
-    move = serializers.IntegerField(
+    move = fields.IntegerField(
         min_value=1, help_text="The move of the opponent's last turn to stop, counted from 1"
     )
-    choice = serializers.CharField(
+    choice = fields.CharField(
         required=False,
         max_length=16,
+        validators=[MOVE_TEXT],
         help_text="The compulsory move to carry out when several fit (R7.2: the caller "
         "chooses), written as the offender would write it (R is the offender's reserve). A "
         "move that was not compulsory is passed over for the first that was.",
     )
-    expected_version = serializers.IntegerField(required=False, min_value=1)
+    expected_version = fields.IntegerField(required=False, min_value=1)
 
 
 class StopApi(APIView):
     @extend_schema(
         request=StopSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[
             OpenApiExample("Stop the third move", value={"move": 3}, request_only=True),
             OpenApiExample(
@@ -331,7 +341,7 @@ class StopApi(APIView):
 class StalemateOfferApi(APIView):
     @extend_schema(
         request=NoBody,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[NO_BODY, GAME],
         parameters=HEADERS,
         summary="Offer a stalemate",
@@ -346,13 +356,13 @@ class StalemateOfferApi(APIView):
 
 
 class AnswerSerializer(RequestBody):
-    accept = serializers.BooleanField(help_text="true ends the game as a stalemate (R8.5)")
+    accept = fields.BooleanField(help_text="true ends the game as a stalemate (R8.5)")
 
 
 class StalemateAnswerApi(APIView):
     @extend_schema(
         request=AnswerSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413, 422)},
+        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
         examples=[OpenApiExample("Accept", value={"accept": True}, request_only=True), GAME],
         parameters=HEADERS,
         summary="Accept or decline the opponent's stalemate offer",
@@ -425,27 +435,25 @@ def _game_response(request: Request, game: Game, engine: EngineGame | None = Non
 
 
 class ChallengeSerializer(RequestBody):
-    id = serializers.IntegerField(read_only=True)
-    challenger = serializers.CharField(read_only=True)
-    opponent = serializers.CharField(
-        required=False, allow_null=True, help_text="A username to challenge"
-    )
-    second_opponent = serializers.CharField(
+    id = fields.IntegerField(read_only=True)
+    challenger = fields.CharField(read_only=True)
+    opponent = fields.CharField(required=False, help_text="A username to challenge")
+    second_opponent = fields.CharField(
         required=False,
-        allow_null=True,
         help_text="The three-player game (rules three-player): the other named opponent",
     )
     accepted_by = serializers.ListField(
-        child=serializers.CharField(),
+        child=fields.CharField(),
         read_only=True,
         help_text="Who has accepted, in seat order (B, then C)",
     )
-    email = serializers.EmailField(
-        required=False, allow_blank=True, help_text="Invite someone by e-mail"
-    )
-    open = serializers.BooleanField(required=False, default=False, help_text="Anyone may accept")
-    rules = serializers.CharField(
-        required=False, default="pagat", help_text="A preset: GET /api/v1/rules/ lists them"
+    email = serializers.EmailField(required=False, help_text="Invite someone by e-mail")
+    open = fields.BooleanField(required=False, default=False, help_text="Anyone may accept")
+    rules = serializers.ChoiceField(
+        choices=sorted(PRESETS),
+        required=False,
+        default="pagat",
+        help_text="A preset: GET /api/v1/rules/ lists them",
     )
     options = serializers.DictField(
         required=False,
@@ -460,7 +468,7 @@ class ChallengeSerializer(RequestBody):
         help_text="referee (default): the server refuses every violation; classic: priority "
         "slips stand unless the opponent calls Stop! before their first move",
     )
-    match_target = serializers.IntegerField(
+    match_target = fields.IntegerField(
         required=False,
         allow_null=True,
         min_value=1,
@@ -473,47 +481,49 @@ class ChallengeSerializer(RequestBody):
         default="per_turn",
         help_text="per_turn: days_per_turn for every turn; bank: a time bank per seat",
     )
-    days_per_turn = serializers.IntegerField(required=False, default=3, min_value=1, max_value=14)
-    bank_initial_days = serializers.IntegerField(
-        required=False, default=7, min_value=1, max_value=60
+    days_per_turn = fields.IntegerField(required=False, default=3, min_value=1, max_value=14)
+    bank_initial_days = fields.IntegerField(required=False, default=7, min_value=1, max_value=60)
+    bank_increment_days = fields.IntegerField(required=False, default=1, min_value=0, max_value=14)
+    bank_cap_days = fields.IntegerField(
+        required=False,
+        default=14,
+        min_value=1,
+        max_value=60,
+        help_text="The most a time bank may hold; one below the initial bank is raised to it",
     )
-    bank_increment_days = serializers.IntegerField(
-        required=False, default=1, min_value=0, max_value=14
-    )
-    bank_cap_days = serializers.IntegerField(required=False, default=14, min_value=1, max_value=60)
-    weekend_pause = serializers.BooleanField(required=False, default=False)
-    status = serializers.CharField(read_only=True)
-    game = serializers.IntegerField(read_only=True, allow_null=True)
+    weekend_pause = fields.BooleanField(required=False, default=False)
+    status = fields.CharField(read_only=True)
+    game = fields.IntegerField(read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
 
 
 class ChallengeOutSerializer(serializers.Serializer[dict[str, Any]]):
     """A challenge as its challenger, a named player or anyone (open) sees it."""
 
-    id = serializers.IntegerField()
-    challenger = serializers.CharField()
-    opponent = serializers.CharField(allow_null=True)
-    second_opponent = serializers.CharField(allow_null=True)
+    id = fields.IntegerField()
+    challenger = fields.CharField()
+    opponent = fields.CharField(allow_null=True)
+    second_opponent = fields.CharField(allow_null=True)
     accepted_by = serializers.ListField(
-        child=serializers.CharField(), help_text="Who has accepted, in seat order (B, then C)"
+        child=fields.CharField(), help_text="Who has accepted, in seat order (B, then C)"
     )
-    email = serializers.CharField(
+    email = fields.CharField(
         allow_blank=True,
         help_text='The invited address, shown to the challenger only; to others "(by e-mail)"',
     )
-    open = serializers.BooleanField()
-    rules = serializers.CharField()
+    open = fields.BooleanField()
+    rules = fields.CharField()
     options = serializers.DictField()
     stop_mode = serializers.ChoiceField(choices=StopMode.values)
-    match_target = serializers.IntegerField(allow_null=True)
+    match_target = fields.IntegerField(allow_null=True)
     time_control = serializers.ChoiceField(choices=["per_turn", "bank"])
-    days_per_turn = serializers.IntegerField()
-    bank_initial_days = serializers.IntegerField()
-    bank_increment_days = serializers.IntegerField()
-    bank_cap_days = serializers.IntegerField()
-    weekend_pause = serializers.BooleanField()
+    days_per_turn = fields.IntegerField()
+    bank_initial_days = fields.IntegerField()
+    bank_increment_days = fields.IntegerField()
+    bank_cap_days = fields.IntegerField()
+    weekend_pause = fields.BooleanField()
     status = serializers.ChoiceField(choices=Challenge.Status.values)
-    game = serializers.IntegerField(allow_null=True)
+    game = fields.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
 
 
@@ -540,7 +550,7 @@ CHALLENGE = OpenApiExample(
 
 
 class ChallengeAnswerSerializer(RequestBody):
-    token = serializers.CharField(
+    token = fields.CharField(
         required=False, max_length=64, help_text="The invitation link's token (e-mail invitations)"
     )
 
@@ -579,7 +589,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
 
 class ChallengeListApi(ListApi):
     @extend_schema(
-        responses=ChallengeOutSerializer(many=True),
+        responses={200: ChallengeOutSerializer(many=True), **errors(400)},
         examples=[CHALLENGE],
         summary="Challenges: mine and open",
     )
@@ -589,7 +599,7 @@ class ChallengeListApi(ListApi):
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: ChallengeOutSerializer, **errors(400, 404, 409, 413, 422)},
+        responses={201: ChallengeOutSerializer, **errors(400, 404, 409, 413)},
         examples=[
             OpenApiExample("By username", value={"opponent": "bob"}, request_only=True),
             OpenApiExample(
@@ -629,7 +639,8 @@ class ChallengeListApi(ListApi):
                 days_per_turn=values["days_per_turn"],
                 bank_initial_days=values["bank_initial_days"],
                 bank_increment_days=values["bank_increment_days"],
-                bank_cap_days=values["bank_cap_days"],
+                # A cap below the initial bank is raised to it, as the page's form does.
+                bank_cap_days=max(values["bank_cap_days"], values["bank_initial_days"]),
                 weekend_pause=values["weekend_pause"],
             ),
         )
@@ -642,7 +653,7 @@ def _answer(request: Request) -> tuple[User, str | None]:
     return player_of(request), data.validated_data.get("token")
 
 
-ANSWERED = {200: ChallengeOutSerializer, **errors(400, 404, 409, 413, 422)}
+ANSWERED = {200: ChallengeOutSerializer, **errors(400, 404, 409, 413)}
 
 
 class ChallengeAcceptApi(APIView):

@@ -180,7 +180,7 @@ def _pending(challenge: Challenge) -> None:
 
 def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
     if user.pk == challenge.challenger_id:
-        raise ServiceError(400, "SAME_PLAYER", "you cannot answer your own challenge")
+        raise ServiceError(409, "SAME_PLAYER", "you cannot answer your own challenge")
     allowed = (
         user in challenge.invited
         or challenge.is_open
@@ -260,7 +260,7 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
             challenge.refresh_from_db()
             return challenge
         if challenge.is_open:
-            raise ServiceError(400, "BAD_REQUEST", "an open challenge is not declined: leave it")
+            raise ServiceError(409, "OPEN_CHALLENGE", "an open challenge is not declined: leave it")
         _close(challenge, Challenge.Status.DECLINED)
         # The challenger, and a player who had accepted a three-player one, wait for it.
         for waiting in (challenge.challenger, *challenge.accepted):

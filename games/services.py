@@ -39,19 +39,11 @@ MAX_MOVES_PER_REQUEST = 600
 
 #: The HTTP status of each refusal code the engine gives for a game's actions (a
 #: refused move is 400 whatever its code, unless its turn was over: 409).
-_STATUS = {
-    "NOT_YOUR_TURN": 409,
-    "GAME_OVER": 409,
-    "ALREADY_OFFERED": 409,
-    "OFFER_PENDING": 409,
-    "NO_OFFER": 409,
-    "STOP_NOT_IN_PLAY": 409,
-    "STOP_TOO_LATE": 409,
-    "NOTHING_TO_STOP": 409,
-    "WRONG_STOP": 409,
-}
+#: A refusal by the rules is a conflict with the game as it stands (409): the same
+#: request may be right in another position. Only a request no position could take is 400.
+_MALFORMED = frozenset({"NO_MOVES"})
 #: Engine codes the API gives under another name.
-_CODES = {"NO_MOVES": "BAD_REQUEST", "NO_SUCH_MOVE": "BAD_REQUEST"}
+_CODES = {"NO_MOVES": "BAD_REQUEST"}
 
 
 def _not_found() -> ServiceError:
@@ -69,7 +61,7 @@ def refused(game: Game, exc: Refusal) -> ServiceError:
         if isinstance(letter, str):
             params[key] = "your opponent" if len(names) == 2 else names.get(letter, letter)
     extra: dict[str, Any] = {}
-    status = _STATUS.get(exc.code, 400)
+    status = 400 if exc.code in _MALFORMED else 409
     if isinstance(exc, MoveRefused):
         extra = {"move": params["move"], "index": params["index"]}
     if exc.code == "WRONG_STOP":

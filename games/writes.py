@@ -10,7 +10,7 @@
   runs, and its answer is stored with the write, in the same transaction; a retry with
   the same key and the same request gets the stored answer again (header
   ``Idempotent-Replayed: true``) and changes nothing; the same key for another request
-  is refused (422 ``IDEMPOTENCY_KEY_REUSED``). Two copies that race: the second waits
+  is refused (409 ``IDEMPOTENCY_KEY_REUSED``). Two copies that race: the second waits
   for the first's row locks, and when its key is found taken, everything it did is
   rolled back and it answers the first's answer. A refused request stores nothing: a
   retry is tried again.
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -36,11 +37,14 @@ from .models import IdempotentRequest
 
 View = TypeVar("View", bound=Callable[..., Response])
 
+#: A game's ETag as a client sends it back: "7", W/"7" or 7.
+IF_MATCH = re.compile(r'(W/)?"?[0-9]{1,12}"?')
+
 #: The two headers, for the schema of every write operation.
 HEADERS = [
     OpenApiParameter(
         "If-Match",
-        str,
+        {"type": "string", "pattern": r'^(\*|(W/)?"?[0-9]{1,12}"?)$'},
         OpenApiParameter.HEADER,
         required=False,
         description='The game version the client last saw (its ETag, e.g. "7"): a game '
@@ -48,7 +52,7 @@ HEADERS = [
     ),
     OpenApiParameter(
         "Idempotency-Key",
-        str,
+        {"type": "string", "minLength": 1, "maxLength": 128, "pattern": r"\S"},
         OpenApiParameter.HEADER,
         required=False,
         description="A unique string (at most 128 characters) per write: a retry with the "
@@ -62,20 +66,22 @@ def expected_version(request: Request, body: dict[str, Any] | None = None) -> in
     ``If-Match``; None: no check."""
     if body is not None and body.get("expected_version") is not None:
         return int(body["expected_version"])
-    header = request.headers.get("If-Match", "").strip().removeprefix("W/").strip('"')
-    if not header or header == "*":
+    if "If-Match" not in request.headers:
         return None
-    if not (header.isascii() and header.isdigit()) or len(header) > 12:
-        raise ServiceError(400, "BAD_REQUEST", "If-Match must hold a game version")
-    return int(header)
+    header = request.headers["If-Match"].strip()
+    if header == "*":
+        return None
+    if not IF_MATCH.fullmatch(header):
+        raise ServiceError(400, "BAD_REQUEST", 'If-Match must hold a game version, as "7"')
+    return int(header.removeprefix("W/").strip('"'))
 
 
 def _key(request: Request) -> str | None:
-    key = request.headers.get("Idempotency-Key", "").strip()
-    if not key:
+    if "Idempotency-Key" not in request.headers:
         return None
-    if len(key) > 128:
-        raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key is at most 128 characters")
+    key = request.headers["Idempotency-Key"].strip()
+    if not 1 <= len(key) <= 128:
+        raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key holds 1 to 128 characters")
     return key
 
 
@@ -87,7 +93,7 @@ def _fingerprint(request: Request, kwargs: dict[str, Any]) -> str:
 def _replay(earlier: IdempotentRequest, fingerprint: str) -> Response:
     if earlier.response.get("fingerprint") != fingerprint:
         raise ServiceError(
-            422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request"
+            409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request"
         )
     headers = {"Idempotent-Replayed": "true", **earlier.response.get("headers", {})}
     return Response(earlier.response.get("body"), status=earlier.status_code, headers=headers)
@@ -98,6 +104,7 @@ def write(view: View) -> View:
 
     @wraps(view)
     def run(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        expected_version(request)  # a malformed If-Match is a 400, on every write
         key = _key(request)
         if key is None:
             return view(self, request, *args, **kwargs)

@@ -59,10 +59,16 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
         [("Not yours, or no such thing", "NOT_FOUND", {"message": "no such game"})],
     ),
     409: (
-        "Not possible now: out of turn, the game over, already on vacation, too many tokens",
+        "Not possible now: a move the rules refuse here, out of turn, the game over, a key "
+        "used for another request, already on vacation, too many tokens",
         [
             ("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"}),
             ("On vacation", "ON_VACATION", {"message": "you are already on vacation"}),
+            (
+                "A key reused",
+                "IDEMPOTENCY_KEY_REUSED",
+                {"message": "this Idempotency-Key was used for another request"},
+            ),
             (
                 "Too many tokens",
                 "TOO_MANY_TOKENS",
@@ -94,16 +100,6 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
                     "message": "the request body is too large: at most "
                     f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
                 },
-            )
-        ],
-    ),
-    422: (
-        "An Idempotency-Key used before for another request",
-        [
-            (
-                "A key reused",
-                "IDEMPOTENCY_KEY_REUSED",
-                {"message": "this Idempotency-Key was used for another request"},
             )
         ],
     ),
@@ -180,3 +176,74 @@ MOVES = OpenApiExample(
 )
 ONE_MOVE = OpenApiExample("One move", value={"moves": ["T"]}, request_only=True)
 NO_BODY = OpenApiExample("No body needed", value={}, request_only=True)
+
+
+def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """Every request body refuses a field it does not name (``RequestBody``): the
+    schema says so with ``additionalProperties: false``. A challenge names exactly one
+    of: a player, an e-mail address, or ``open: true``."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, component in schemas.items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component["additionalProperties"] = False
+    challenge = schemas.get("ChallengeRequest")
+    if challenge is not None:
+        _challenge_rules(challenge)
+        for path in result.get("paths", {}).values():
+            body = path.get("post", {}).get("requestBody", {})
+            ref = body.get("content", {}).get("application/json", {}).get("schema", {})
+            if ref.get("$ref", "").endswith("/ChallengeRequest"):
+                body["required"] = True  # naming who may accept needs a body
+        challenge["oneOf"] = [
+            {"required": ["opponent"], "not": {"anyOf": _OTHER("opponent")}},
+            {"required": ["email"], "not": {"anyOf": _OTHER("email")}},
+            {"required": ["open"], "properties": {"open": {"enum": [True]}},
+             "not": {"anyOf": _OTHER("open")}},
+        ]  # fmt: skip
+    return result
+
+
+def _OTHER(chosen: str) -> list[dict[str, Any]]:
+    """The ways of naming who may accept, other than ``chosen``."""
+    others: list[dict[str, Any]] = [
+        {"required": ["opponent"]},
+        {"required": ["email"]},
+        {"required": ["open"], "properties": {"open": {"enum": [True]}}},
+    ]
+    return [
+        o for o, name in zip(others, ("opponent", "email", "open"), strict=True) if name != chosen
+    ]
+
+
+def _challenge_rules(challenge: dict[str, Any]) -> None:
+    """What the engine declares, in the challenge's schema: each rule option with the
+    values it takes, and who a three-player preset (G3) names: both opponents, or open
+    (never an e-mail address); a two-player preset names no second opponent."""
+    from games import rules_catalog
+    from games.engine import PRESETS
+
+    challenge["properties"]["options"] = {
+        "type": "object",
+        "additionalProperties": False,
+        "description": challenge["properties"]["options"].get("description", ""),
+        "properties": {
+            option.name: {"enum": list(option.values), "description": option.description}
+            for option in rules_catalog.options()
+        },
+    }
+    three = sorted(name for name, rules in PRESETS.items() if rules.seats == 3)
+    challenge["anyOf"] = [
+        {
+            "required": ["rules"],
+            "properties": {"rules": {"enum": three}},
+            "not": {"required": ["email"]},
+            "anyOf": [
+                {"required": ["opponent", "second_opponent"]},
+                {"not": {"anyOf": [{"required": ["opponent"]}, {"required": ["second_opponent"]}]}},
+            ],
+        },
+        {
+            "properties": {"rules": {"not": {"enum": three}}},
+            "not": {"required": ["second_opponent"]},
+        },
+    ]

@@ -11,12 +11,34 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from rbank_site.errors import ServiceError
+
+
+def _check_number(request: Request, name: str) -> None:
+    """``limit`` (1 or more) and ``offset`` (0 or more), when given, are whole numbers."""
+    values = request.query_params.getlist(name)
+    first = 1 if name == "limit" else 0
+    if any(not (v.isascii() and v.isdigit() and int(v) >= first) for v in values):
+        raise ServiceError(400, "BAD_REQUEST", f"{name} must be a whole number from {first}")
+
 
 class Pages(LimitOffsetPagination):
     default_limit = 50
     max_limit = 100
 
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            first = 1 if parameter["name"] == self.limit_query_param else 0
+            parameter["schema"]["minimum"] = first
+        return parameters
+
+    def get_limit(self, request: Request) -> int | None:
+        _check_number(request, self.limit_query_param)
+        return super().get_limit(request)
+
     def get_offset(self, request: Request) -> int:
+        _check_number(request, self.offset_query_param)
         # A huge offset overflows the database's integers: clamp it to what can exist.
         return min(super().get_offset(request), 10**9)
 

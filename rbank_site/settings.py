@@ -321,11 +321,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "rbank_site.api_errors.api_exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "rbank_site.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: a form's flat fields cannot carry a list of moves or a challenge's
+    # options, and the schema then promises what the API reads.
+    "DEFAULT_PARSER_CLASSES": ["rbank_site.parsers.BoundedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": [
         "rbank_site.throttles.AnonRateThrottle",
         "rbank_site.throttles.UserRateThrottle",
@@ -349,6 +347,15 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
+    # Requests and responses as separate components: a request names every field it
+    # takes and no other (the API refuses unknown fields), a response what it sends.
+    "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the choice every e-mail event takes.
+    "ENUM_NAME_OVERRIDES": {"NotificationModeEnum": "accounts.models.NOTIFICATION_MODES"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "rbank_site.openapi.closed_request_bodies",
+    ],
 }
 
 # Logs: one line per event on the console, at LOG_LEVEL (the app's events:

@@ -57,7 +57,7 @@ def test_it_logs_a_refused_move_at_info_with_its_code(
         )
         client_for(other).post(f"/api/v1/games/{game.pk}/moves/", {"moves": ["T"]}, format="json")
     code = answer.json()["error"]
-    assert answer.status_code == 400
+    assert answer.status_code == 409
     refused = [r for r in caplog.records if r.getMessage().startswith("refused ")]
     assert [(r.name, r.levelno) for r in refused] == [("games.services", logging.INFO)] * 2
     assert refused[0].getMessage() == (

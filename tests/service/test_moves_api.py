@@ -83,7 +83,7 @@ def test_it_applies_a_list_all_or_none(game: Game, alice: User, bob: User) -> No
     mover, _ = mover_and_other(game, alice, bob)
     before = game.state
     response = post_moves(mover, game, [a_legal_move(game), "R-R"])
-    assert response.status_code == 400
+    assert response.status_code == 409
     body = response.json()
     assert body["index"] == 1 and body["move"] == "R-R"
     assert body["error"] in ("S4", "S1", "S2", "BAD_NOTATION")
@@ -195,6 +195,6 @@ def test_an_idempotency_key_reused_for_other_moves_is_refused(
     game.refresh_from_db()
     other = sorted(str(m) for m in position_of(game).legal_moves())[0]
     response = post_moves(mover, game, [other], HTTP_IDEMPOTENCY_KEY="k-2")
-    assert response.status_code == 422 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
+    assert response.status_code == 409 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
     game.refresh_from_db()
     assert game.ply == 1

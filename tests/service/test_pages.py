@@ -558,7 +558,7 @@ def test_a_refused_move_is_explained_in_words_and_changes_nothing(
     before = snapshot(game)
     client = browser(alice)
     response = client.post(f"/games/{game.pk}/play/", {"moves": moves, "version": "1"})
-    assert response.status_code == 400
+    assert response.status_code == 409  # the rules refuse it here and now
     assert refusal(response.text) == escape(message)
     assert "Your turn" in response.text and 'data-version="1"' in response.text
     scripted = client.post(

@@ -106,15 +106,16 @@ def test_it_answers_413_for_a_body_over_the_limit_and_logs_no_error(
     assert world.snapshot() == before
 
 
-def test_it_answers_413_for_a_form_with_too_many_fields_and_logs_no_error(
+def test_it_refuses_a_form_body_with_415_and_logs_no_error(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     fields = "&".join(f"f{i}=1" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
     (op,) = (op for op in WRITES if op.route == "/api/v1/me/tokens/")
     with caplog.at_level(logging.INFO):
         response = send(world, op, fields, "application/x-www-form-urlencoded")
-    assert response.status_code == 413
-    assert response.json()["error"] == "TOO_LARGE"
+    # The API reads JSON only: a form, however large, is the wrong kind of body.
+    assert response.status_code == 415
+    assert response.json()["error"] == "UNSUPPORTED_MEDIA_TYPE"
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
 
 

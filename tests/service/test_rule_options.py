@@ -77,7 +77,7 @@ def test_options_equal_to_the_preset_are_not_stored(alice: User, bob: User) -> N
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ({"rules": "snap"}, "unknown rules"),
+        ({"rules": "snap"}, '"snap" is not a valid choice'),
         ({"options": {"seats": 3}}, "unknown rule options seats"),
         ({"options": {"wild_jokers": True}}, "unknown rule options wild_jokers"),
         ({"options": {"reserve_size": 7}}, "reserve_size"),

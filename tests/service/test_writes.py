@@ -53,7 +53,7 @@ def test_a_key_used_for_another_request_is_refused(game: Game, alice: User) -> N
         == 200
     )
     response = post(alice, f"games/{game.pk}/resign/", HTTP_IDEMPOTENCY_KEY="k")
-    assert response.status_code == 422 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
+    assert response.status_code == 409 and response.json()["error"] == "IDEMPOTENCY_KEY_REUSED"
     game.refresh_from_db()
     assert game.status == Game.Status.PLAYING
 
