@@ -25,7 +25,7 @@ from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import NoBody, RequestBody
 
-from . import challenges, rules_catalog, selectors, services, stops
+from . import challenges, rules_catalog, selectors, services, stalemate, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 from .store import engine_game
@@ -349,7 +349,7 @@ class StalemateOfferApi(APIView):
     @write
     def post(self, request: Request, game_id: int) -> Response:
         NoBody(data=request.data).is_valid(raise_exception=True)
-        game = services.offer_stalemate(
+        game = stalemate.offer_stalemate(
             game_id=game_id, user=player_of(request), expected_version=expected_version(request)
         )
         return _game_response(request, game)
@@ -371,7 +371,7 @@ class StalemateAnswerApi(APIView):
     def post(self, request: Request, game_id: int) -> Response:
         data = AnswerSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.answer_stalemate(
+        game = stalemate.answer_stalemate(
             game_id=game_id,
             user=player_of(request),
             accept=data.validated_data["accept"],

@@ -32,9 +32,10 @@ from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
 
 from .clocks import TimeControl
+from .dealing import announce, start_game
+from .matches import start_match
 from .models import Challenge, ChallengeSeat, StopMode
 from .notifications import notify
-from .services import announce, start_game, start_match
 
 MAX_PENDING = 50
 #: E-mail invitations a player may send a day, cancelled ones included (no spam relay).

@@ -30,6 +30,7 @@ from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
 from .results import result_line
+from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
 
 
@@ -339,9 +340,9 @@ def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
     }.get(action or "", "")
     try:
         if action == "offer":
-            services.offer_stalemate(game_id=game_id, user=user)
+            offer_stalemate(game_id=game_id, user=user)
         elif action in ("accept", "decline"):
-            services.answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
+            answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
         else:
             error = ServiceError(400, "BAD_REQUEST", "offer, accept or decline a stalemate")
     except ServiceError as exc:

@@ -11,7 +11,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Page
 
 from games.challenges import create_challenge
-from games.services import offer_stalemate, resign, start_game
+from games.dealing import start_game
+from games.services import resign
+from games.stalemate import offer_stalemate
 from tests.stop_scenes import classic_game
 
 from .conftest import Console, sign_in

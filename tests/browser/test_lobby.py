@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from games import rules_catalog
+from games.dealing import start_game
 from games.models import Challenge, Game
-from games.services import resign, start_game
+from games.services import resign
 
 from .conftest import Console, assert_fits, screenshot, sign_in
 

@@ -9,8 +9,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
+from games.dealing import start_game
 from games.models import Game
-from games.services import offer_stalemate, resign, start_game
+from games.services import resign
+from games.stalemate import offer_stalemate
 
 from .conftest import Console, screenshot, sign_in
 

@@ -17,8 +17,9 @@ from django.urls import reverse
 
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
+from games.matches import start_match
 from games.models import Challenge, Game, Notification
-from games.services import resign, start_match
+from games.services import resign
 from tests.stop_scenes import classic_game
 
 from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn

@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games.services import play_moves, start_game
+from games.dealing import start_game
+from games.services import play_moves
 from rbank_site.errors import ServiceError
 from tests.stored import entries_of, position_of
 

@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from accounts.services import profile_of, start_vacation, update_profile, vacation_days_left
 from games.clocks import TimeControl
+from games.dealing import start_game
+from games.matches import start_match
 from games.models import Game, Notification
-from games.services import start_game, start_match
 from games.sweep import remind, sweep, timeout_game
 from rbank_site.errors import ServiceError
 from tests.stored import entries_of, position_of

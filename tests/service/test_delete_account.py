@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.challenges import create_challenge
+from games.dealing import start_game
 from games.models import Challenge, Game
-from games.services import resign, start_game
+from games.services import resign
 
 from .conftest import browser
 

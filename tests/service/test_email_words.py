@@ -14,8 +14,9 @@ from django.utils import timezone
 
 from accounts.services import update_profile
 from games.challenges import accept_challenge, create_challenge, decline_challenge
+from games.dealing import start_game
 from games.models import Game
-from games.services import resign, start_game
+from games.services import resign
 from games.sweep import timeout_game
 from tests.stored import position_of
 

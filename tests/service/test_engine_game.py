@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import selectors
+from games.dealing import start_game
 from games.engine import (
     CLASSIC,
     REFEREE,
@@ -24,13 +25,8 @@ from games.engine import (
     get_rules,
 )
 from games.models import Game as GameRow
-from games.services import (
-    answer_stalemate,
-    offer_stalemate,
-    play_moves,
-    resign,
-    start_game,
-)
+from games.services import play_moves, resign
+from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
 from games.store import engine_game
 from games.sweep import timeout_game

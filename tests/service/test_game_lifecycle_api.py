@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.engine import from_document, seed_commitment
+from games.matches import start_match
 from games.models import Game, Match
-from games.services import start_match
 from tests.stored import position_of
 
 from .conftest import client_for, mover_and_other

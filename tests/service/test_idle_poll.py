@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
-from games.services import offer_stalemate
+from games.stalemate import offer_stalemate
 from games.sweep import timeout_game
 
 from .conftest import browser, mover_and_other, play_turn

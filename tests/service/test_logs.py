@@ -18,9 +18,10 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
+from games.dealing import start_game
 from games.models import Game, Notification
 from games.notifications import send
-from games.services import answer_stalemate, offer_stalemate, start_game
+from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
 from games.sweep import sweep
 from rbank_site.errors import ServiceError
@@ -96,10 +97,12 @@ def test_it_logs_a_stalemate_offered_answered_and_agreed(
         with pytest.raises(ServiceError):
             offer_stalemate(game_id=game.pk, user=alice)
         answer_stalemate(game_id=game.pk, user=bob, accept=True)
-    assert lines(caplog, "games.services") == [
+    assert lines(caplog, "games.stalemate") == [
         f"stalemate offered game={game.pk} seat=A",
         f"refused action=stalemate-offer game={game.pk} user=alice code=ALREADY_OFFERED",
         f"stalemate answered game={game.pk} seat=B accept=True",
+    ]
+    assert lines(caplog, "games.services") == [
         f"game over game={game.pk} status=stalemate ending=agreed score=0,0",
     ]
 

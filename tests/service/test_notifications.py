@@ -13,8 +13,10 @@ from accounts.services import update_profile
 from games.board_text import board_text
 from games.challenges import accept_challenge, create_challenge
 from games.engine import view
+from games.matches import start_match
 from games.models import Game, Notification
-from games.services import offer_stalemate, resign, start_match
+from games.services import resign
+from games.stalemate import offer_stalemate
 from games.store import engine_game
 from games.sweep import remind
 from games.tasks import send_digest, send_digests, send_notification

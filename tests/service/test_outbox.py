@@ -25,9 +25,10 @@ from django.template import TemplateDoesNotExist, TemplateSyntaxError
 
 from accounts.services import update_profile
 from games.challenges import create_challenge
+from games.dealing import start_game
 from games.models import Game, Notification
 from games.notifications import is_permanent, notify, send
-from games.services import offer_stalemate, start_game
+from games.stalemate import offer_stalemate
 from games.sweep import sweep
 from games.tasks import send_digests
 

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from games.dealing import start_game
 from games.models import Notification
-from games.services import offer_stalemate, start_game
+from games.stalemate import offer_stalemate
 from games.sweep import sweep
 
 from .conftest import wait_until

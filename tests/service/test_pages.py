@@ -21,9 +21,10 @@ from accounts.models import Profile
 from accounts.services import update_profile
 from games import rules_catalog
 from games.challenges import MAX_PENDING, create_challenge
+from games.dealing import start_game
 from games.engine import IllegalMove
 from games.models import Challenge, Game
-from games.services import play_moves, resign, start_game
+from games.services import play_moves, resign
 from tests.stored import current_turn_of, entries_of, last_turn_of, log_of, position_of
 
 from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn

@@ -10,9 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from games.dealing import start_game
 from games.models import Game
 from games.results import result_line, result_of
-from games.services import answer_stalemate, offer_stalemate, play_moves, resign, start_game
+from games.services import play_moves, resign
+from games.stalemate import answer_stalemate, offer_stalemate
 from games.sweep import timeout_game
 from tests.stored import place, position_of
 

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, settings
 
 from accounts.services import create_token
 from games.challenges import create_challenge
-from games.services import start_game
+from games.dealing import start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import selectors
+from games.dealing import start_game
 from games.engine import Position, call_stop, compulsory_moves, deal
 from games.models import Challenge, Game, Notification, StopMode
 from games.notifications import email_context
-from games.services import play_moves, resign, start_game
+from games.services import play_moves, resign
 from games.stops import call_stop_on
 from games.store import engine_game
 from rbank_site.errors import ServiceError

@@ -8,16 +8,12 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 
 from games.board_text import board_text
+from games.dealing import start_game
 from games.engine import PRESETS, deal, view
+from games.matches import start_match
 from games.models import Challenge, Game, Match, Notification
-from games.services import (
-    answer_stalemate,
-    offer_stalemate,
-    play_moves,
-    resign,
-    start_game,
-    start_match,
-)
+from games.services import play_moves, resign
+from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
 from rbank_site.errors import ServiceError
 from tests.stored import last_turn_of, position_of, replays

@@ -15,8 +15,9 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 
+from games.dealing import start_game
 from games.models import Notification
-from games.services import offer_stalemate, start_game
+from games.stalemate import offer_stalemate
 from games.tasks import send_notification
 from rbank_site.celery import app
 

@@ -26,8 +26,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
+from games.dealing import start_game
 from games.models import Notification
-from games.services import start_game
 from games.sweep import sweep
 from games.tasks import send_notification
 from rbank_site.celery import app
