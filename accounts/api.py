@@ -76,6 +76,11 @@ class MeSerializer(RequestBody):
         required=False,
         help_text="For each event, how it is sent: immediately, daily_digest or never",
     )
+    play_by_mail = fields.BooleanField(
+        required=False,
+        help_text="Play by mail: every turn's e-mail carries the board, the legal moves and "
+        "a reply address, and a reply plays (a game may say otherwise)",
+    )
 
 
 def _me(user: User) -> dict[str, Any]:
@@ -89,6 +94,7 @@ def _me(user: User) -> dict[str, Any]:
             "time_zone": profile.time_zone,
             "notifications": profile.notifications,
             "reminder_hours": profile.reminder_hours,
+            "play_by_mail": profile.play_by_mail,
             "vacation_until": profile.vacation_until,
             "vacation_days_left": vacation_days_left(profile, timezone.now()),
         }

@@ -44,6 +44,13 @@ class ProfileForm(forms.Form):
         help_text="Up to five numbers, separated by commas, e.g. 24, 2. Empty: no reminders.",
     )
 
+    play_by_mail = forms.BooleanField(
+        required=False,
+        label="Play by mail",
+        help_text="Every turn's e-mail shows the board and your legal moves, and you play by "
+        "replying with your moves. Each game's page can say otherwise for that game.",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for event in NOTIFICATION_EVENTS:
@@ -74,6 +81,7 @@ class ProfileForm(forms.Form):
             "time_zone": data["time_zone"],
             "reminder_hours": data["reminder_hours"],
             "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
+            "play_by_mail": data["play_by_mail"],
         }
 
 

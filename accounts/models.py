@@ -50,6 +50,16 @@ class Profile(models.Model):
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     vacation_until = models.DateTimeField(null=True, blank=True)
+    #: Play by mail (docs/play-by-mail.md): every turn's e-mail carries the board, the
+    #: legal moves and a reply address, and a reply plays. A game may override it
+    #: (``games.models.Seat.play_by_mail``).
+    play_by_mail = models.BooleanField(default=False)
+    #: When e-mails to ``bounced_address`` came back for good (a bounce), and why. The
+    #: outbox sends nothing more to that address until the player says it works again
+    #: or changes it (``accounts.services.mail_works_again``).
+    bounced_at = models.DateTimeField(null=True, blank=True)
+    bounced_address = models.EmailField(blank=True)
+    bounce_reason = models.CharField(max_length=300, blank=True)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

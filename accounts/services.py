@@ -56,8 +56,38 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
                     f"to {', '.join(NOTIFICATION_MODES)}",
                 )
             profile.notifications = {**profile.notifications, **wanted}
+        if "play_by_mail" in changes:
+            profile.play_by_mail = bool(changes["play_by_mail"])
         profile.save()
         return profile
+
+
+def verified_address(user: User, address: str) -> bool:
+    """Whether ``address`` is one of the user's verified e-mail addresses (django-allauth
+    verified it by a confirmation link): only such an address may play by mail."""
+    mine = EmailAddress.objects.filter(user=user, email__iexact=address, verified=True)
+    return bool(mine.exists())
+
+
+def mail_bounced(address: str, reason: str, now: datetime | None = None) -> int:
+    """E-mails to ``address`` come back for good: the outbox stops sending to it, and
+    the account page says so. Returns how many accounts use the address."""
+    return Profile.objects.filter(user__email__iexact=address).update(
+        bounced_at=now or timezone.now(),
+        bounced_address=address.lower(),
+        bounce_reason=reason[:300],
+    )
+
+
+def mail_works_again(user: User) -> None:
+    """The player mended their mailbox (or says so): e-mails go out to it again."""
+    Profile.objects.filter(user=user).update(bounced_at=None, bounced_address="", bounce_reason="")
+
+
+def bouncing(profile: Profile, address: str) -> bool:
+    """Whether e-mails to ``address`` bounced for good (and the player has not said
+    since that it works again)."""
+    return profile.bounced_at is not None and profile.bounced_address == address.lower()
 
 
 def create_token(user: User, name: str) -> tuple[ApiToken, str]:

@@ -10,5 +10,6 @@ urlpatterns = [
     path("account/tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
     path("account/vacation/", views.vacation, name="vacation"),
     path("account/delete/", views.delete_account, name="account-delete"),
+    path("account/mail-works/", views.mail_works_again, name="mail-works-again"),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

@@ -58,6 +58,15 @@ def _user(request: HttpRequest) -> User:
 
 
 @login_required
+@require_http_methods(["POST"])
+def mail_works_again(request: HttpRequest) -> HttpResponse:
+    """The player says their mailbox takes e-mails again after bounces."""
+    services.mail_works_again(_user(request))
+    messages.success(request, "E-mails will be sent to your address again.")
+    return redirect("profile")
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     user = _user(request)
@@ -75,11 +84,13 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "display_name": current.display_name,
                 "time_zone": current.time_zone,
                 "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
+                "play_by_mail": current.play_by_mail,
                 **{f"notify_{e}": mode for e, mode in current.notifications.items()},
             }
         )
         status = 200
-    return render(request, "accounts/profile.html", {"form": form}, status=status)
+    context = {"form": form, "profile": current}
+    return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required

@@ -18,6 +18,7 @@ from rest_framework.views import APIView
 
 from games.engine import PRESETS
 from games.engine import Game as EngineGame
+from games.engine.moves import TEXT_PATTERN
 from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.errors import ServiceError
@@ -25,7 +26,7 @@ from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import NoBody, RequestBody
 
-from . import challenges, rules_catalog, selectors, services, stalemate, stops
+from . import challenges, mail_play, rules_catalog, selectors, services, stalemate, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 from .store import engine_game
@@ -120,9 +121,7 @@ class GameStateSerializer(GameSummarySerializer):
 
 
 #: A move as the notation writes it (docs/notation.md): letters and digits, one dash.
-MOVE_TEXT = RegexValidator(
-    r"^[A-Za-z0-9]{1,7}(-[A-Za-z0-9]{1,7})?$", "a move is written like H3-F1, T or C-W"
-)
+MOVE_TEXT = RegexValidator(f"^{TEXT_PATTERN}$", "a move is written like H3-F1, T or C-W")
 
 
 class MovesSerializer(RequestBody):
@@ -145,6 +144,41 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         return _game_response(request, selectors.game_for(request.user, game_id))
+
+
+class PlayByMailSerializer(RequestBody):
+    play_by_mail = serializers.BooleanField(
+        allow_null=True,
+        help_text="true: this game's turns come by e-mail with the moves menu, and a reply "
+        "plays; false: notices only; null: as my preference (PATCH /me/) says",
+    )
+    plays_by_mail = fields.BooleanField(
+        read_only=True, help_text="Whether I now play this game by mail"
+    )
+
+
+class PlayByMailApi(APIView):
+    @extend_schema(
+        request=PlayByMailSerializer,
+        responses={200: PlayByMailSerializer, **errors(400, 404, 413)},
+        examples=[
+            OpenApiExample("Play it by mail", value={"play_by_mail": True}, request_only=True),
+            OpenApiExample(
+                "Played by mail",
+                value={"play_by_mail": True, "plays_by_mail": True},
+                response_only=True,
+            ),
+        ],
+        summary="Play this game by mail, or by notices only (docs/play-by-mail.md)",
+    )
+    def put(self, request: Request, game_id: int) -> Response:
+        data = PlayByMailSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        choice = data.validated_data["play_by_mail"]
+        now = mail_play.set_play_by_mail(
+            game_id=game_id, user=player_of(request), play_by_mail=choice
+        )
+        return Response(PlayByMailSerializer({"play_by_mail": choice, "plays_by_mail": now}).data)
 
 
 class PlayMovesApi(APIView):

@@ -299,6 +299,9 @@ class Seat(SeatFields):
     wrong_calls = models.PositiveSmallIntegerField(default=0)
     offer = models.PositiveSmallIntegerField(null=True, blank=True)
     score = models.IntegerField(null=True, blank=True)
+    #: Play this game by mail (True), by notices only (False), or as the player's
+    #: preference says (None): ``games.mail_play.plays_by_mail``.
+    play_by_mail = models.BooleanField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]

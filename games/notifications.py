@@ -37,11 +37,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.services import profile_of, unsubscribe_token
+from accounts.services import bouncing, profile_of, unsubscribe_token, verified_address
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
+from games.engine import Game as EngineGame
 from rbank_site.logs import fields
 
 from .board_text import board_text, mail_table
+from .mail_play import BounceAddress, menu, plays_by_mail
 from .models import Challenge, Game, Notification
 from .store import engine_game
 
@@ -91,8 +93,14 @@ def notify(
     challenge: Challenge | None = None,
     **context: Any,
 ) -> Notification | None:
-    """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS)."""
+    """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
+    game its player plays by mail, "your turn" is the game itself: sent at once,
+    whatever the preference for notices."""
     mode = profile_of(user).notifications.get(kind, "immediately") if user else "immediately"
+    if kind == "your_turn" and user is not None and game is not None:
+        seat = game.seat_of(user.pk)
+        if seat is not None and plays_by_mail(game, seat):
+            mode = "immediately"
     address = email or (user.email if user else "")
     if mode == "never" or not address:
         return None
@@ -246,6 +254,7 @@ class Moment:
 
     then: Position
     now: Position
+    engine: EngineGame  # the game as it stands
 
     @property
     def turn_is_over(self) -> bool:
@@ -261,8 +270,8 @@ def moment_of(row: Notification) -> Moment | None:
     engine = engine_game(game)
     now = engine.position
     if row.ply is None or row.ply == engine.entry_count:
-        return Moment(now, now)
-    return Moment(engine.position_at(row.ply), now)
+        return Moment(now, now, engine)
+    return Moment(engine.position_at(row.ply), now, engine)
 
 
 def send(notification_id: int) -> bool:
@@ -270,6 +279,13 @@ def send(notification_id: int) -> bool:
     if not claim(notification_id):
         return False
     row = Notification.objects.select_related("user", "game", "challenge").get(pk=notification_id)
+    if row.user is not None and bouncing(profile_of(row.user), row.email):
+        Notification.objects.filter(pk=row.pk).update(
+            status=Notification.Status.FAILED,
+            next_attempt_at=None,
+            last_error="not sent: e-mails to this address bounce (the account page says so)",
+        )
+        return False
     try:
         moment = moment_of(row)
         if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
@@ -298,9 +314,25 @@ def build_message(row: Notification, moment: Moment | None = None) -> EmailMulti
     message.attach_alternative(
         render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
     )
+    _mail_headers(message, row.pk, context)
     if row.user is not None:
         _unsubscribe_headers(message, context["unsubscribe_link"])
     return message
+
+
+def _mail_headers(message: EmailMultiAlternatives, row_id: int, context: dict[str, Any]) -> None:
+    """Who answers what: the play-by-mail reply address, the bounce address as the
+    envelope sender (the From header stays the site's), a machine's mark (RFC 3834:
+    auto-responders do not answer it), and the thread of the reply it answers."""
+    message.extra_headers["From"] = message.from_email
+    message.from_email = str(BounceAddress(row_id))
+    replied = context.get("in_reply_to")
+    message.extra_headers["Auto-Submitted"] = "auto-replied" if replied else "auto-generated"
+    if replied:
+        message.extra_headers["In-Reply-To"] = f"<{replied}>"
+        message.extra_headers["References"] = f"<{replied}>"
+    if "mail_play" in context:
+        message.reply_to = [context["mail_play"]["reply_to"]]
 
 
 def _unsubscribe_headers(message: EmailMultiAlternatives, link: str) -> None:
@@ -328,6 +360,11 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         moment = moment or moment_of(row)
         assert moment is not None
         position = moment.then
+        if user is not None and seat is not None and _plays_this_by_mail(row, game, seat):
+            # The moves menu and its reply address are for the game as it stands, so
+            # the table shown is the one a reply plays on.
+            position = moment.now
+            context["mail_play"] = menu(game, moment.engine, seat)
         context["game"] = game
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
@@ -359,6 +396,20 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
         context["lobby_link"] = settings.SITE_URL + reverse("lobby")
     return context
+
+
+#: E-mails that carry the moves menu and a reply address to a player who plays by mail.
+MENU_KINDS = frozenset({"your_turn", "reminder", "stalemate_offer", "mail_answer"})
+
+
+def _plays_this_by_mail(row: Notification, game: Game, seat: int) -> bool:
+    """Whether the row's e-mail offers play by mail: a kind that carries the menu, to a
+    player who plays this game by mail, at a verified address (only such an address's
+    replies are read). The answer to a reply always does."""
+    if row.kind not in MENU_KINDS or row.user is None:
+        return False
+    wanted = row.kind == "mail_answer" or plays_by_mail(game, seat)
+    return wanted and verified_address(row.user, row.email)
 
 
 def _result(game: Game, position: Position, seat: int) -> dict[str, str]:

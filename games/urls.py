@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<int:game_id>/table/", views.game_fragment, name="game-table"),
     path("games/<int:game_id>/play/", views.play, name="game-play"),
     path("games/<int:game_id>/resign/", views.resign, name="game-resign"),
+    path("games/<int:game_id>/mail/", views.play_by_mail, name="game-play-by-mail"),
     path("games/<int:game_id>/stalemate/", views.stalemate, name="game-stalemate"),
     path("games/<int:game_id>/stop/", views.stop, name="game-stop"),
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),

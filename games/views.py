@@ -25,7 +25,7 @@ from games.engine import Game as EngineGame
 from games.engine import seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges, poll, rules_catalog, selectors, services, stops
+from . import challenges, mail_play, poll, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -220,6 +220,7 @@ def _game_context(
             else " and ".join(names[letter] for letter in offer) + " agree"
         ),
         "result": result_line(game, seat),
+        "plays_by_mail": mail_play.plays_by_mail(game, seat),
         "to_move_name": names[game.to_move],
     }
 
@@ -309,6 +310,28 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, typed=line.strip()[:200])
+
+
+@login_required
+@require_POST
+def play_by_mail(request: HttpRequest, game_id: int) -> HttpResponse:
+    """This game's turns by e-mail with the moves menu, or notices only."""
+    choice = {"on": True, "off": False, "default": None}.get(request.POST.get("play_by_mail", ""))
+    error = None
+    if request.POST.get("play_by_mail") not in ("on", "off", "default"):
+        error = ServiceError(400, "BAD_REQUEST", "choose to play this game by mail or not")
+    else:
+        now = mail_play.set_play_by_mail(game_id=game_id, user=_user(request), play_by_mail=choice)
+    done = (
+        ""
+        if error
+        else (
+            "You play this game by mail: every turn's e-mail has your moves, and a reply plays."
+            if now
+            else "This game's e-mails are notices only."
+        )
+    )
+    return _after_action(request, game_id, error, done)
 
 
 @login_required
@@ -425,6 +448,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
         "starter": None if game.starter is None else game.letters[game.starter],
         "result": result_line(game, seat),
+        "plays_by_mail": mail_play.plays_by_mail(game, seat),
     }
     return render(request, "games/replay.html", context)
 

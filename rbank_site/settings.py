@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "mailplay",
 ]
 
 MIDDLEWARE = [
@@ -208,6 +209,37 @@ if RETENTION_DAYS < 1:
     raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
 
 
+# Play by mail (docs/play-by-mail.md): replies to ``play+...@MAIL_DOMAIN`` play, and
+# bounces come back to ``bounce+...@MAIL_DOMAIN``. The SMTP receiver (``manage.py
+# receive_mail``, which ``make run`` starts on 127.0.0.1:2525) takes mail for this
+# domain only; its MX must point there. By default the site's own host name.
+def _mail_domain(site_url: str) -> str:
+    host = urlsplit(site_url).hostname or "localhost"
+    return "localhost" if host.replace(".", "").isdigit() or ":" in host else host
+
+
+MAIL_DOMAIN = os.environ.get("MAIL_DOMAIN", "").strip().lower() or _mail_domain(SITE_URL)
+MAIL_RECEIVER_HOST = os.environ.get("MAIL_RECEIVER_HOST", "127.0.0.1")
+MAIL_RECEIVER_PORT = int(os.environ.get("MAIL_RECEIVER_PORT", "2525"))
+#: The largest message the receiver takes (bytes); a larger one is refused at once (552).
+MAIL_MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(1024 * 1024)))
+#: Replies one sender may send in an hour; more are refused for now (451: their
+#: server tries again later) by SMTP, and not acted on from a provider's webhook.
+MAIL_RATE_PER_HOUR = int(os.environ.get("MAIL_RATE_PER_HOUR", "60"))
+#: When on, a reply whose Authentication-Results (SPF, DKIM, DMARC, added by the
+#: receiving side named MAIL_AUTHSERV_ID, or the topmost such header) fail is refused.
+MAIL_REFUSE_FAILED_AUTHENTICATION = env_bool("MAIL_REFUSE_FAILED_AUTHENTICATION", False)
+MAIL_AUTHSERV_ID = os.environ.get("MAIL_AUTHSERV_ID", "").strip()
+#: How long a claimed inbound message belongs to the worker handling it.
+MAIL_INBOUND_LEASE_SECONDS = float(os.environ.get("MAIL_INBOUND_LEASE_SECONDS", "300"))
+MAIL_INBOUND_MAX_ATTEMPTS = int(os.environ.get("MAIL_INBOUND_MAX_ATTEMPTS", "5"))
+# A hosted provider's inbound webhook (django-anymail): Mailgun, at
+# /mail/inbound/mailgun/inbound/ when its webhook signing key is set.
+ANYMAIL = {
+    "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", ""),
+}
+
+
 # The cache (API throttling counts, the game pages' idle polls): Redis when REDIS_URL
 # is set, else files under VAR_DIR, which every process of ``make run`` shares (a move
 # the worker makes must reach the web's polls).
@@ -255,6 +287,9 @@ else:
         "processed_folder": str(BROKER_DIR / "processed"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
+        # A worker looks in the folder this often (kombu's default is 1 s): a reply by
+        # e-mail is answered within a few tenths of a second, for a listing a tick.
+        "polling_interval": float(os.environ.get("BROKER_POLLING_INTERVAL", "0.1")),
     }
     # Every process that queues or takes a task needs these, however it was started
     # (make run, gunicorn, a worker, manage.py): the settings make them.
@@ -311,6 +346,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Sent e-mails and idempotency keys older than RETENTION_DAYS, deleted in batches.
     "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
+    # Inbound mail a worker never took up (the broker was down, a worker died).
+    "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": 60.0},
 }
 
 REST_FRAMEWORK = {

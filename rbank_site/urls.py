@@ -1,5 +1,7 @@
+from anymail.webhooks.mailgun import MailgunInboundWebhookView
+from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
@@ -60,4 +62,19 @@ urlpatterns = [
     ),
     path("api/v1/games/<int:game_id>/moves/", api.PlayMovesApi.as_view(), name="api-game-moves"),
     path("api/v1/games/<int:game_id>/stop/", api.StopApi.as_view(), name="api-game-stop"),
+    path(
+        "api/v1/games/<int:game_id>/play-by-mail/",
+        api.PlayByMailApi.as_view(),
+        name="api-game-play-by-mail",
+    ),
 ]
+if settings.ANYMAIL.get("MAILGUN_WEBHOOK_SIGNING_KEY"):
+    # Play by mail through Mailgun: its route forwards each message here (raw MIME when
+    # the URL ends in inbound_mime/), signed with the webhook signing key.
+    urlpatterns.append(
+        re_path(
+            r"^mail/inbound/mailgun/inbound(_mime)?/$",
+            MailgunInboundWebhookView.as_view(),
+            name="mailgun-inbound",
+        )
+    )

@@ -36,6 +36,10 @@ TURN: Final = 1
 END: Final = 2
 TURN_STOCK: Final = 3  # V14: turn the top card of the face-down reserve ("stock") face up
 
+#: What a move's text looks like before it is read: one or two pile names (or ``T``,
+#: ``TR``, ``E``), a hyphen between two. Whether the piles exist is ``parse_move``'s.
+TEXT_PATTERN: Final = r"[A-Za-z0-9]{1,7}(-[A-Za-z0-9]{1,7})?"
+
 _NAMES: Final = {RESERVE: "R", WASTE: "W", TURNED: "C", OPP_RESERVE: "OR", OPP_WASTE: "OW"}
 
 

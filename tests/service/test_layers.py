@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "rbank_site")
+PACKAGES = ("games", "accounts", "mailplay", "rbank_site")
 
 
 def module_name(path: Path) -> str:

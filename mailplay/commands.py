@@ -1,0 +1,102 @@
+"""What a reply asks for, read from the player's own text (docs/play-by-mail.md).
+
+The first line that is not blank holds the command: moves in the notation
+(``R-H3 H2-F1 T C-W``; commas are spaces too, case does not matter, and the moves may
+go on over the next lines), or one word: ``resign``, ``stalemate`` (to offer one),
+``accept`` or ``decline`` (an offer), ``stop 3`` or ``stop 3 H2-F5`` (Stop! on move 3
+of the opponent's last turn, in a classic game, naming the compulsory move when
+several fit), ``help``. Whatever follows the command is not read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games.engine.moves import TEXT_PATTERN
+
+_MOVE = re.compile(TEXT_PATTERN)
+_SEPARATORS = re.compile(r"[\s,;]+")
+#: Words that act alone on their line: a word carelessly followed by more words (a
+#: "resign? never!") is not an action.
+SINGLE_WORDS = frozenset({"resign", "stalemate", "accept", "decline", "help"})
+
+
+@dataclass(frozen=True)
+class Moves:
+    moves: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return " ".join(self.moves)
+
+
+@dataclass(frozen=True)
+class Word:
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Stop:
+    move_number: int
+    choice: str | None = None
+
+    def __str__(self) -> str:
+        return f"stop {self.move_number}" + (f" {self.choice}" if self.choice else "")
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """Nothing we could act on; ``why`` says what, in words for the player."""
+
+    why: str
+    line: str = ""
+
+    def __str__(self) -> str:
+        return self.line
+
+
+Command = Moves | Word | Stop | Unreadable
+
+
+def _tokens(line: str) -> list[str]:
+    return [token for token in _SEPARATORS.split(line.strip()) if token]
+
+
+def _is_move(token: str) -> bool:
+    return bool(_MOVE.fullmatch(token))
+
+
+def read_command(text: str) -> Command:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return Unreadable("your reply had no text of its own above the quoted e-mail")
+    first = lines[0][:200]
+    tokens = _tokens(first)
+    word = tokens[0].lower().rstrip(".!")
+    if word in SINGLE_WORDS:
+        if len(tokens) > 1:
+            return Unreadable(f"write {word} alone on its line", first)
+        return Word(word)
+    if word == "stop":
+        return _stop(tokens, first)
+    moves: list[str] = []
+    for line in lines:
+        tokens = _tokens(line)
+        if not all(_is_move(token) for token in tokens):
+            if moves:
+                break  # the moves are over: what follows is not read
+            wrong = next(token for token in tokens if not _is_move(token))
+            return Unreadable(f"{wrong[:20]!r} is not a move in the notation", first)
+        moves.extend(token.upper() for token in tokens)
+    return Moves(tuple(moves))
+
+
+def _stop(tokens: list[str], line: str) -> Command:
+    if len(tokens) not in (2, 3) or not tokens[1].isdigit() or int(tokens[1]) < 1:
+        return Unreadable("write stop, then the number of the move (stop 3, or stop 3 H2-F5)", line)
+    if len(tokens) == 3 and not _is_move(tokens[2]):
+        return Unreadable(f"{tokens[2][:20]!r} is not a move in the notation", line)
+    return Stop(int(tokens[1]), tokens[2].upper() if len(tokens) == 3 else None)

@@ -1,0 +1,257 @@
+"""Acting on a stored message, once: a worker claims its row like the outbox's, and
+marks it done in the very transaction that plays its moves and writes its answer.
+
+Trust nothing in an e-mail (docs/play-by-mail.md): machines' messages are recorded
+and never answered; a bounce marks the address failing; the address it was sent to
+must be one of ours with its signature; the receiving side's Authentication-Results
+may be required to pass; the sender must be the seat's player's verified address;
+the reply acts only on the version of the game it answers. Then the command is
+carried out by the same services as the pages and the API, and the answer e-mail
+(what was played, the board, the moves now or whose turn it is) goes through the
+outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import DatabaseError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.services import mail_bounced, verified_address
+from games import services, stalemate, stops
+from games.mail_play import BounceAddress, ReplyAddress, read_address
+from games.models import SEATS, Game, Notification
+from games.notifications import dispatch, notify
+from rbank_site.errors import ServiceError
+from rbank_site.logs import fields
+
+from .commands import Command, Moves, Stop, Unreadable, Word, read_command
+from .models import InboundMail
+from .reading import Letter, read
+from .receiving import HANDLE_INBOUND
+
+logger = logging.getLogger(__name__)
+
+Outcome = InboundMail.Outcome
+
+#: A stranger who writes to a play address with a valid signature (the player's
+#: e-mail forwarded, say) is told once a day at most why nothing happened.
+STRANGER_ANSWER_EVERY = timedelta(days=1)
+
+
+@dataclass
+class Result:
+    outcome: str
+    detail: str = ""
+    user: User | None = None
+    game: Game | None = None
+    answer: dict[str, Any] = field(default_factory=dict)
+
+
+def lease() -> timedelta:
+    return timedelta(seconds=settings.MAIL_INBOUND_LEASE_SECONDS)
+
+
+def claim(inbound_id: int) -> datetime | None:
+    """Take the row for an attempt; its claim time, or None when another worker has it
+    or it is done. A row whose attempts are spent ends failed."""
+    now = timezone.now()
+    claimable = InboundMail.objects.filter(
+        Q(status=InboundMail.Status.RECEIVED)
+        | Q(status=InboundMail.Status.HANDLING, next_attempt_at__lte=now),
+        pk=inbound_id,
+    )
+    if claimable.filter(attempts__lt=settings.MAIL_INBOUND_MAX_ATTEMPTS).update(
+        status=InboundMail.Status.HANDLING,
+        claimed_at=now,
+        next_attempt_at=now + lease(),
+        attempts=F("attempts") + 1,
+    ):
+        return now
+    if claimable.update(status=InboundMail.Status.FAILED, next_attempt_at=None):
+        logger.error("mail failed %s", fields(id=inbound_id, why="attempts spent"))
+    return None
+
+
+def handle(inbound_id: int) -> str:
+    """Act on a stored message if it is still to be handled; its outcome, or ""."""
+    claimed_at = claim(inbound_id)
+    if claimed_at is None:
+        return ""
+    try:
+        with transaction.atomic():
+            row = InboundMail.objects.select_for_update().get(pk=inbound_id)
+            if row.status != InboundMail.Status.HANDLING or row.claimed_at != claimed_at:
+                return ""  # the claim ran out and another worker has the row
+            result = act_on(row)
+            InboundMail.objects.filter(pk=row.pk).update(
+                status=InboundMail.Status.DONE,
+                outcome=result.outcome,
+                detail=result.detail[:500],
+                user=result.user,
+                game=result.game,
+                handled_at=timezone.now(),
+                next_attempt_at=None,
+            )
+    except DatabaseError:
+        raise  # not the message's fault: the claim runs out and the sweep tries again
+    except Exception as error:
+        _attempt_failed(inbound_id, claimed_at, error)
+        return ""
+    logger.info(
+        "mail handled %s",
+        fields(id=inbound_id, outcome=result.outcome, game=result.game.pk if result.game else "-"),
+    )
+    return result.outcome
+
+
+def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
+    """A bug, or a message that breaks a library: tried again later, then given up."""
+    logger.exception("mail handling failed %s", fields(id=inbound_id, error=repr(error)[:200]))
+    held = InboundMail.objects.filter(
+        pk=inbound_id, status=InboundMail.Status.HANDLING, claimed_at=claimed_at
+    )
+    spent = held.filter(attempts__gte=settings.MAIL_INBOUND_MAX_ATTEMPTS)
+    spent.update(status=InboundMail.Status.FAILED, next_attempt_at=None, detail=repr(error)[:500])
+    held.update(
+        status=InboundMail.Status.RECEIVED,
+        next_attempt_at=timezone.now() + timedelta(minutes=1),
+        detail=repr(error)[:500],
+    )
+
+
+def act_on(row: InboundMail) -> Result:
+    """Read the message and do what it may do (inside the caller's transaction)."""
+    letter = read(bytes(row.raw), row.envelope_from if row.source == "smtp" else None)
+    addressed = read_address(row.recipient) if row.recipient else None
+    if letter.bounce is not None:
+        return _bounce(letter, addressed)
+    if letter.automatic:
+        return Result(Outcome.AUTOMATIC, letter.automatic)
+    if addressed is None or isinstance(addressed, BounceAddress):
+        return Result(Outcome.UNKNOWN, "not a reply address")
+    if not isinstance(addressed, ReplyAddress):
+        return Result(Outcome.TAMPERED, f"bad signature: {row.recipient}")
+    if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication == "fail":
+        return Result(Outcome.UNAUTHENTICATED, "Authentication-Results: fail")
+    game = Game.objects.prefetch_related(SEATS).filter(pk=addressed.game_id).first()
+    if game is None or addressed.seat not in game.letters:
+        return Result(Outcome.UNKNOWN, f"no game {addressed.game_id} seat {addressed.seat}")
+    player = game.user_at(game.letters.index(addressed.seat))
+    if player is None or not verified_address(player, letter.sender):
+        _answer_stranger(letter, game)
+        return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
+    result = carry_out(read_command(letter.text), game, player, addressed.version)
+    notify(
+        "mail_answer",
+        user=player,
+        game=game,
+        subject=_reply_subject(letter.subject),
+        in_reply_to=letter.message_id,
+        email=letter.sender,
+        reply_outcome=result.outcome,
+        **result.answer,
+    )
+    return result
+
+
+def carry_out(command: Command, game: Game, player: User, version: int) -> Result:
+    """Do what ``command`` says through the services, at the game's ``version``."""
+    line = str(command)
+    answer: dict[str, Any] = {"line": line}
+    at: dict[str, Any] = {"game_id": game.pk, "user": player, "expected_version": version}
+    actions: dict[str, Callable[[], object]] = {
+        "resign": lambda: services.resign(**at),
+        "stalemate": lambda: stalemate.offer_stalemate(**at),
+        "accept": lambda: stalemate.answer_stalemate(**at, accept=True),
+        "decline": lambda: stalemate.answer_stalemate(**at, accept=False),
+    }
+    try:
+        match command:
+            case Moves(moves):
+                answer["played"] = services.play_moves(moves=list(moves), **at).applied
+                return Result(Outcome.PLAYED, line, player, game, answer)
+            case Stop(number, choice):
+                stopped = stops.call_stop_on(move_number=number, choice=choice, **at)
+                answer["stop"] = {
+                    "move_number": number,
+                    "code": stopped.violation,
+                    "correction": stopped.correction,
+                }
+                return Result(Outcome.ACTED, line, player, game, answer)
+            case Word("help"):
+                return Result(Outcome.HELP, "help", player, game, answer)
+            case Word(word):
+                actions[word]()
+                answer["action"] = word
+                return Result(Outcome.ACTED, word, player, game, answer)
+            case Unreadable(why):
+                answer["why"] = why
+                return Result(Outcome.HELP, why, player, game, answer)
+    except ServiceError as refusal:
+        answer["refusal"] = {"code": refusal.code, "message": refusal.message, **refusal.extra}
+        stale = refusal.code == "STALE_VERSION"
+        return Result(
+            Outcome.STALE if stale else Outcome.REFUSED,
+            f"{refusal.code}: {refusal.message}",
+            player,
+            game,
+            answer,
+        )
+    raise AssertionError(f"unknown command {command!r}")
+
+
+def _reply_subject(subject: str) -> str:
+    subject = subject.strip()
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}".strip()
+
+
+def _answer_stranger(letter: Letter, game: Game) -> None:
+    """One short answer a day to a sender who is not the seat's player: nothing was
+    played (never an answer to a machine, which ``act_on`` left out before)."""
+    if not letter.sender:
+        return
+    since = timezone.now() - STRANGER_ANSWER_EVERY
+    told = Notification.objects.filter(
+        kind="mail_stranger", email__iexact=letter.sender, created_at__gte=since
+    )
+    if not told.exists():
+        notify(
+            "mail_stranger",
+            email=letter.sender,
+            game_number=game.pk,
+            subject=_reply_subject(letter.subject),
+            in_reply_to=letter.message_id,
+        )
+
+
+def _bounce(letter: Letter, addressed: object) -> Result:
+    """A delivery report: a permanent failure marks the address failing."""
+    bounce = letter.bounce
+    assert bounce is not None
+    address = bounce.recipient
+    if not address and isinstance(addressed, BounceAddress):
+        sent = Notification.objects.filter(pk=addressed.notification_id).first()
+        address = sent.email if sent is not None else ""
+    if bounce.permanent and address:
+        mail_bounced(address, bounce.reason)
+        logger.warning("mail bounced %s", fields(address=address, reason=bounce.reason))
+    permanence = "permanent" if bounce.permanent else "temporary"
+    return Result(Outcome.BOUNCE, f"{address or '?'} {permanence}: {bounce.reason}")
+
+
+def sweep() -> int:
+    """Queue the rows no worker took up (the broker was down, a worker died); how many."""
+    due = InboundMail.objects.filter(
+        status__in=[InboundMail.Status.RECEIVED, InboundMail.Status.HANDLING],
+        next_attempt_at__lte=timezone.now(),
+    ).values_list("pk", flat=True)
+    return sum(dispatch(HANDLE_INBOUND, pk) for pk in due[:500])

@@ -1,0 +1,94 @@
+"""The SMTP receiver (aiosmtpd): where an MX delivers the replies of play by mail.
+
+It runs as its own process (``manage.py receive_mail``; ``make run`` starts it on
+127.0.0.1:2525, ``docker/compose.yml`` as the ``mail`` service). It takes mail only
+for our own play and bounce addresses: any other recipient, or one of ours whose
+signature is wrong, is refused at RCPT (550), so the sending server, not we, tells
+its sender. A message over ``MAIL_MAX_BYTES`` is refused at DATA (552). A taken
+message is stored in the inbound table before the receiver says 250, and handed to
+a worker; if it cannot be stored (the database is down) or its sender is over the
+hourly limit, the answer is 451 and the sending server tries again later: nothing
+is lost either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from django.conf import settings
+from django.db import close_old_connections
+
+from games.mail_play import Tampered, read_address
+from rbank_site.logs import fields
+
+from .receiving import STORED, THROTTLED, Receipt, receive
+
+logger = logging.getLogger(__name__)
+
+
+def store(raw: bytes, mail_from: str | None, rcpt_tos: list[str]) -> Receipt:
+    """``receive`` in a thread of the receiver's pool, with a fresh database connection
+    when the last one is too old or broken."""
+    close_old_connections()
+    try:
+        return receive(raw, source="smtp", envelope_from=mail_from, envelope_to=rcpt_tos)
+    finally:
+        close_old_connections()
+
+
+class Receiver:
+    """aiosmtpd's handler: the checks of RCPT and DATA, and the storing."""
+
+    def __init__(self, workers: int = 4) -> None:
+        # The ORM is synchronous: each message is stored in a thread of this pool, so
+        # the event loop goes on serving the other connections meanwhile.
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mail-store")
+
+    async def handle_RCPT(
+        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
+    ) -> str:
+        found = read_address(address)
+        if found is None or isinstance(found, Tampered):
+            logger.info(
+                "mail refused %s",
+                fields(to=address[:100], why="tampered" if found else "not ours"),
+            )
+            return f"550 5.1.1 <{address[:100]}>: no such play-by-mail address here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content or envelope.content
+        if not isinstance(raw, bytes):
+            raw = str(raw).encode("utf-8", errors="replace")
+        loop = asyncio.get_running_loop()
+        try:
+            receipt = await loop.run_in_executor(
+                self.pool, store, raw, envelope.mail_from, list(envelope.rcpt_tos)
+            )
+        except Exception as error:  # the database is away: the sender's server retries
+            logger.error("mail not stored %s", fields(error=repr(error)[:200]))
+            return "451 4.3.0 the message could not be stored now: try again later"
+        if receipt.status == THROTTLED:
+            return f"451 4.7.1 too many messages from {receipt.sender[:100]} this hour: try later"
+        return "250 2.0.0 OK: received" if receipt.status == STORED else "250 2.0.0 OK: had it"
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+
+def controller(host: str, port: int, **kwargs: Any) -> Controller:
+    """The receiver's server, ready to ``start()`` (in a thread of its own)."""
+    return Controller(
+        Receiver(),
+        hostname=host,
+        port=port,
+        data_size_limit=settings.MAIL_MAX_BYTES,
+        ident="Russian Bank play by mail",
+        **kwargs,
+    )

@@ -1,0 +1,342 @@
+"""Play by mail through the services: replies stored, checked, acted on once and
+answered, e-mails received by a real SMTP server (the receiver process and a real
+worker: test_mail_game.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from email.message import EmailMessage
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+
+from accounts.services import profile_of, update_profile
+from games.engine import Game as EngineGame
+from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
+from games.models import Game, Notification
+from games.store import engine_game
+from mailplay.handling import handle
+from mailplay.models import InboundMail
+from mailplay.reading import parse, recipients_of
+from mailplay.receiving import STORED, receive
+
+from .conftest import mover_and_other, play_turn, whole_turn
+from .mailbox import delivery_report, plain, reply
+from .smtp import Inbox, smtp_inbox, text_of
+
+pytestmark = pytest.mark.django_db
+__all__ = ["smtp_inbox"]
+
+Outcome = InboundMail.Outcome
+
+
+@pytest.fixture
+def by_mail(alice: User, bob: User) -> None:
+    """Alice and bob play by mail, from their verified addresses."""
+    for user in (alice, bob):
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        update_profile(user, {"play_by_mail": True})
+
+
+@pytest.fixture
+def run(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
+    """Call a function and run what it queues after its commit (tasks run eagerly)."""
+
+    def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return function(*args, **kwargs)
+
+    yield call
+
+
+def deliver(run: Callable[..., Any], raw: bytes, envelope_from: str = "x@example.com") -> Any:
+    """``raw`` as the SMTP receiver takes it: stored, then handled by the (eager) task."""
+    to = [address for address in _addresses(raw)]
+    return run(receive, raw, source="smtp", envelope_from=envelope_from, envelope_to=to)
+
+
+def _addresses(raw: bytes) -> list[str]:
+    return list(recipients_of(parse(raw), []))
+
+
+def engine(game: Game) -> EngineGame:
+    game.refresh_from_db()
+    return engine_game(game)
+
+
+def turn_mail(inbox: Inbox, user: User) -> EmailMessage:
+    """The last e-mail ``user`` got that has a reply address of play by mail."""
+    found = [m for m in inbox.to(user.email) if m["Reply-To"]]
+    assert found, f"no play-by-mail e-mail to {user}"
+    return found[-1]
+
+
+@pytest.fixture
+def started(
+    game: Game, alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> tuple[Game, User, User]:
+    """A game whose mover has had their "your turn" e-mail: the opponent's turn played."""
+    run(play_turn, game, alice, bob)
+    mover, other = mover_and_other(game, alice, bob)
+    return game, mover, other
+
+
+def test_it_sends_the_board_the_legal_moves_and_a_signed_reply_address(
+    started: tuple[Game, User, User], smtp_inbox: Inbox
+) -> None:
+    game, mover, _ = started
+    message = turn_mail(smtp_inbox, mover)
+    body = text_of(message)
+    address = read_address(str(message["Reply-To"]))
+    seat = game.letters[game.seat_of(mover.pk) or 0]
+    assert address == ReplyAddress(game.pk, seat, game.version)
+    legal = sorted(str(m) for m in engine(game).legal_moves(game.seat_of(mover.pk) or 0))
+    assert "Your moves now: " + " ".join(legal) in body
+    assert "R-H3 puts your reserve's top card on house H3" in body  # the notation, in short
+    assert str(message["Auto-Submitted"]) == "auto-generated"
+    assert "bounce+" in str(message["Return-Path"] or "") or smtp_inbox.messages  # envelope
+
+
+def test_a_player_who_wants_notices_gets_no_menu_and_no_reply_address(
+    game: Game, alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _, waiting = mover_and_other(game, alice, bob)
+    update_profile(waiting, {"play_by_mail": False})
+    run(play_turn, game, alice, bob)
+    (message,) = smtp_inbox.to(waiting.email)
+    assert message["Reply-To"] is None and "Your moves now" not in text_of(message)
+    # ... unless this one game says otherwise.
+    assert set_play_by_mail(game_id=game.pk, user=waiting, play_by_mail=True)
+    run(play_turn, game, alice, bob)
+    run(play_turn, game, alice, bob)
+    assert smtp_inbox.to(waiting.email)[-1]["Reply-To"] is not None
+
+
+def test_an_unverified_address_gets_no_menu(
+    game: Game, alice: User, bob: User, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _, waiting = mover_and_other(game, alice, bob)
+    update_profile(waiting, {"play_by_mail": True})  # but no verified address
+    run(play_turn, game, alice, bob)
+    (message,) = smtp_inbox.to(waiting.email)
+    assert message["Reply-To"] is None
+
+
+def test_a_reply_plays_the_moves_and_answers_with_whose_turn_it_is(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, other = started
+    moves = whole_turn(game)
+    receipt = deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(moves)))
+    assert receipt.status == STORED
+    row = InboundMail.objects.get()
+    assert (row.status, row.outcome, row.user, row.game) == ("done", Outcome.PLAYED, mover, game)
+    assert (
+        engine(game).last_turn is not None
+        and [
+            str(m)
+            for m in engine(game).last_turn.moves  # type: ignore[union-attr]
+        ]
+        == moves
+    )
+    answer = [m for m in smtp_inbox.to(mover.email) if "Re: " in str(m["Subject"])][-1]
+    body = text_of(answer)
+    assert f"Played in game {game.pk}: {' '.join(moves)}" in body
+    assert f"It is {other.username}'s turn now" in body
+    assert str(answer["In-Reply-To"]).strip().strip("<>") == row.message_id
+    assert str(answer["Auto-Submitted"]) == "auto-replied"
+    # The opponent is told, as after a move on the site, with their own menu.
+    assert "Your moves now" in text_of(turn_mail(smtp_inbox, other))
+
+
+def test_a_part_of_a_turn_answers_with_the_moves_now_and_a_fresh_address(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    first = whole_turn(game)[0]
+    deliver(run, reply(turn_mail(smtp_inbox, mover), first.lower()))
+    answer = turn_mail(smtp_inbox, mover)
+    game.refresh_from_db()
+    assert read_address(str(answer["Reply-To"])) == ReplyAddress(
+        game.pk, game.to_move, game.version
+    )
+    assert "Your moves now" in text_of(answer) and f"Played in game {game.pk}: {first}" in (
+        text_of(answer)
+    )
+
+
+def test_a_line_mixing_legal_and_illegal_moves_plays_nothing_and_says_why(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    before = (game.version, engine(game).entry_count)
+    legal = whole_turn(game)[0]
+    deliver(run, reply(turn_mail(smtp_inbox, mover), f"{legal} H1-H1"))
+    game.refresh_from_db()
+    assert (game.version, engine(game).entry_count) == before
+    row = InboundMail.objects.get()
+    assert row.outcome == Outcome.REFUSED
+    body = text_of(turn_mail(smtp_inbox, mover))
+    assert "Nothing was played" in body and "H1-H1 (move 2 of your line) is refused" in body
+    assert f"Your line: {legal} H1-H1" in body and "Your moves now" in body
+
+
+def test_a_reply_to_an_old_email_plays_nothing_and_says_the_game_moved_on(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    old = turn_mail(smtp_inbox, mover)
+    first = whole_turn(game)[0]
+    deliver(run, reply(old, first))
+    before = engine(game).entry_count
+    deliver(run, reply(old, whole_turn(game)[0]))  # the same e-mail answered again
+    assert engine(game).entry_count == before
+    assert InboundMail.objects.order_by("pk").last().outcome == Outcome.STALE  # type: ignore[union-attr]
+    assert "has moved on since the e-mail you answered" in text_of(turn_mail(smtp_inbox, mover))
+
+
+def test_the_same_message_delivered_twice_is_acted_on_once(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    raw = reply(turn_mail(smtp_inbox, mover), whole_turn(game)[0])
+    deliver(run, raw)
+    after = engine(game).entry_count
+    answers = len(smtp_inbox.to(mover.email))
+    assert deliver(run, raw).status == "duplicate"
+    # A relay's copy: the same message with one more Received header.
+    deliver(
+        run, b"Received: from relay.example.net by mx; Tue, 24 Nov 2026 10:13:00 +0000\r\n" + raw
+    )
+    assert engine(game).entry_count == after and len(smtp_inbox.to(mover.email)) == answers
+    row = InboundMail.objects.get()
+    assert row.duplicates == 2
+    assert handle(row.pk) == ""  # a redelivered task finds it done
+
+
+def test_a_forged_sender_changes_nothing_and_gets_one_short_answer_a_day(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    version = game.version
+    email = turn_mail(smtp_inbox, mover)
+    for _ in range(3):
+        deliver(run, reply(email, whole_turn(game)[0], sender="mallory@example.org"))
+    game.refresh_from_db()
+    assert game.version == version
+    assert {r.outcome for r in InboundMail.objects.all()} == {Outcome.WRONG_SENDER}
+    (answer,) = smtp_inbox.to("mallory@example.org")
+    assert "Nothing was played" in text_of(answer) and answer["Reply-To"] is None
+    assert str(answer["Auto-Submitted"]) == "auto-replied"
+
+
+def test_an_unverified_second_address_of_the_player_is_a_stranger(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    EmailAddress.objects.create(user=mover, email="work@example.com", verified=False)
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "resign", sender="work@example.com"))
+    assert InboundMail.objects.get().outcome == Outcome.WRONG_SENDER
+    game.refresh_from_db()
+    assert game.status == "playing"
+
+
+def test_a_tampered_address_changes_nothing_and_is_not_answered(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    address = str(email["Reply-To"])
+    version = game.version
+    sent = len(smtp_inbox.messages)
+    other_game = address.replace(f"play+{game.pk}.", f"play+{game.pk + 1}.")
+    older = address.replace(f".{version}.", f".{version - 1}.")
+    for forged in (other_game, older, address.replace(address.split(".")[-2][-4:], "aaaa")):
+        assert forged != address
+        deliver(run, reply(email, "resign", to=forged))
+    game.refresh_from_db()
+    assert game.version == version and game.status == "playing"
+    assert {r.outcome for r in InboundMail.objects.all()} == {Outcome.TAMPERED}
+    assert len(smtp_inbox.messages) == sent
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Auto-Submitted": "auto-replied"},
+        {"X-Autoreply": "yes"},
+        {"Precedence": "bulk"},
+        {"From": "MAILER-DAEMON@mx.example.net"},
+    ],
+)
+def test_an_auto_reply_is_recorded_and_never_answered(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    headers: dict[str, str],
+) -> None:
+    game, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    sent = len(smtp_inbox.messages)
+    version = game.version
+    raw = reply(email, "I am out of the office until Monday.\nresign", headers=headers)
+    if "From" in headers:
+        raw = raw.replace(f"From: {mover.email}".encode(), f"From: {headers['From']}".encode(), 1)
+        raw = raw.replace(f"\nFrom: {headers['From']}\n".encode(), b"\n", 1)
+    deliver(run, raw)
+    assert InboundMail.objects.get().outcome == Outcome.AUTOMATIC
+    game.refresh_from_db()
+    assert game.version == version and len(smtp_inbox.messages) == sent
+
+
+def test_an_out_of_office_from_outlook_in_german_is_not_answered(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _, mover, _ = started
+    sent = len(smtp_inbox.messages)
+    raw = plain(
+        mover.email,
+        str(turn_mail(smtp_inbox, mover)["Reply-To"]),
+        "Ich bin bis Montag nicht im Büro.",
+        subject="Automatische Antwort: Your turn",
+        Auto_Submitted="auto-generated",
+        X_Auto_Response_Suppress="All",
+    )
+    deliver(run, raw)
+    assert InboundMail.objects.get().outcome == Outcome.AUTOMATIC
+    assert len(smtp_inbox.messages) == sent
+
+
+def test_a_bounce_marks_the_address_failing_and_the_outbox_stops_sending_there(
+    started: tuple[Game, User, User],
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+) -> None:
+    game, mover, _ = started
+    row = Notification.objects.filter(user=mover, kind="your_turn").latest("pk")
+    bounce_to = str(BounceAddress(row.pk))
+    deliver(run, delivery_report(mover.email, bounce_to), envelope_from="")
+    inbound = InboundMail.objects.get()
+    assert inbound.outcome == Outcome.BOUNCE and "permanent" in inbound.detail
+    profile = profile_of(mover)
+    assert profile.bounced_at is not None and "5.1.1" in profile.bounce_reason
+    sent = len(smtp_inbox.to(mover.email))
+    run(play_turn, game, alice, bob)  # the mover plays on the site ...
+    run(play_turn, game, alice, bob)  # ... and the other too: the mover's turn again
+    assert len(smtp_inbox.to(mover.email)) == sent
+    assert Notification.objects.filter(user=mover).latest("pk").status == "failed"
+
+
+def test_a_temporary_delivery_report_marks_nothing(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _, mover, _ = started
+    row = Notification.objects.filter(user=mover, kind="your_turn").latest("pk")
+    raw = delivery_report(mover.email, str(BounceAddress(row.pk)), status="4.2.2", action="delayed")
+    deliver(run, raw, envelope_from="")
+    assert InboundMail.objects.get().outcome == Outcome.BOUNCE
+    assert profile_of(mover).bounced_at is None
