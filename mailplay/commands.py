@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games.engine.moves import TEXT_PATTERN
+from games.engine import BadNotation, parse_move
 
-_MOVE = re.compile(TEXT_PATTERN)
 _SEPARATORS = re.compile(r"[\s,;]+")
 #: Words that act alone on their line: a word carelessly followed by more words (a
 #: "resign? never!") is not an action.
@@ -66,7 +65,13 @@ def _tokens(line: str) -> list[str]:
 
 
 def _is_move(token: str) -> bool:
-    return bool(_MOVE.fullmatch(token))
+    """Whether ``token`` is written as a move of some layout (the game then says whether
+    its own layout has those piles, and whether the move is legal)."""
+    try:
+        parse_move(token, seats=3, foundations=8, houses=9)
+    except BadNotation:
+        return False
+    return True
 
 
 def read_command(text: str) -> Command:

@@ -67,6 +67,7 @@ def reply(
 ) -> bytes:
     """A reply to ``original`` with ``text`` on top, as bytes on the wire."""
     sender = sender or str(original["To"])
+    text = text.encode(charset, errors="replace").decode(charset)
     body = text + (f"\n\n-- \n{signature}" if signature else "") + "\n\n" + quoted(original, style)
     if html_only:
         html = (
@@ -81,6 +82,9 @@ def reply(
         message: Message = MIMEText(html, "html", charset)
     else:
         message = MIMEMultipart("alternative")
+        # What the charset cannot write (the cards' suits in Latin-1) becomes "?", as
+        # mail programs do.
+        body = body.encode(charset, errors="replace").decode(charset)
         message.attach(MIMEText(body, "plain", charset))
     message["From"] = sender
     message["To"] = to or str(original["Reply-To"] or original["From"])

@@ -11,16 +11,20 @@ from typing import Any
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
+from django.db import DatabaseError
+from django.utils import timezone
 
 from accounts.services import profile_of, update_profile
 from games.engine import Game as EngineGame
 from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
 from games.models import Game, Notification
 from games.store import engine_game
-from mailplay.handling import handle
+from mailplay.handling import handle, sweep
 from mailplay.models import InboundMail
-from mailplay.reading import parse, recipients_of
+from mailplay.reading import parse, read, recipients_of
 from mailplay.receiving import STORED, receive
+
+from tests.stop_scenes import classic_game
 
 from .conftest import mover_and_other, play_turn, whole_turn
 from .mailbox import delivery_report, plain, reply
@@ -340,3 +344,303 @@ def test_a_temporary_delivery_report_marks_nothing(
     deliver(run, raw, envelope_from="")
     assert InboundMail.objects.get().outcome == Outcome.BOUNCE
     assert profile_of(mover).bounced_at is None
+
+
+@pytest.mark.parametrize(
+    ("style", "signature"),
+    [
+        ("gmail-fr", "Marie Dupont\nEnvoyé de mon iPhone"),
+        ("thunderbird-fr", "Cordialement,\nMarie"),
+        ("outlook-fr", ""),
+        ("gmail-de", "Mit freundlichen Grüßen\nHans Müller"),
+        ("apple-de", "Von meinem iPhone gesendet"),
+        ("outlook-de", "Viele Grüße, Hans"),
+    ],
+)
+def test_only_the_new_text_is_read_whatever_the_quoting_and_signature(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    style: str,
+    signature: str,
+) -> None:
+    game, mover, _ = started
+    moves = whole_turn(game)
+    email = turn_mail(smtp_inbox, mover)
+    # The quoted e-mail holds the whole menu (moves, "resign", "stop 3"...): none of it is read.
+    deliver(run, reply(email, " ".join(moves), style=style, signature=signature))
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert [str(m) for m in engine(game).last_turn.moves] == moves  # type: ignore[union-attr]
+
+
+def test_an_html_only_reply_is_read_as_text(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    moves = whole_turn(game)
+    half = len(moves) // 2 or 1
+    text = " ".join(moves[:half]) + "\n" + " ".join(moves[half:])  # two lines: <br> between
+    deliver(run, reply(turn_mail(smtp_inbox, mover), text, html_only=True))
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert [str(m) for m in engine(game).last_turn.moves] == moves  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("charset", ["iso-8859-1", "windows-1252", "iso-8859-15", "utf-16"])
+def test_a_reply_in_another_charset_is_read(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], charset: str
+) -> None:
+    game, mover, _ = started
+    first = whole_turn(game)[0]
+    raw = reply(
+        turn_mail(smtp_inbox, mover),
+        f"{first}\n\nÀ bientôt, très chère partie !",
+        style="gmail-fr",
+        signature="Gérard",
+        charset=charset,
+    )
+    assert b"\xe0" in raw or b"=E0" in raw or charset == "utf-16" or b"4A=" in raw
+    deliver(run, raw)
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert str(engine(game).current_turn[0]) == first
+
+
+def test_an_unknown_charset_is_read_as_utf8_not_refused(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    first = whole_turn(game)[0]
+    raw = reply(turn_mail(smtp_inbox, mover), first).replace(b"utf-8", b"x-klingon", 1)
+    deliver(run, raw)
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+
+
+def test_help_and_unreadable_replies_answer_with_the_menu_and_play_nothing(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    version = game.version
+    email = turn_mail(smtp_inbox, mover)
+    deliver(run, reply(email, "help"))
+    assert "How to play game" in text_of(turn_mail(smtp_inbox, mover))
+    deliver(run, reply(email, "Good move! I'll think about it."))
+    body = text_of(turn_mail(smtp_inbox, mover))
+    assert "Nothing was played" in body and "'Good' is not a move in the notation" in body
+    deliver(run, reply(email, "H99-F1"))  # written like a move, but no layout has H99
+    assert "'H99-F1' is not a move" in text_of(turn_mail(smtp_inbox, mover))
+    deliver(run, reply(email, "resign please"))
+    assert "write resign alone on its line" in text_of(turn_mail(smtp_inbox, mover))
+    game.refresh_from_db()
+    assert game.version == version
+    assert [r.outcome for r in InboundMail.objects.order_by("pk")] == [Outcome.HELP] * 4
+
+
+def test_resign_by_mail_ends_the_game_and_says_so(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, other = started
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "Resign"))
+    game.refresh_from_db()
+    assert game.status == "won" and game.forfeiter == game.letters[game.seat_of(mover.pk) or 0]
+    body = text_of(turn_mail(smtp_inbox, mover))
+    assert f"You resigned game {game.pk}" in body and "The game is over: you resigned" in body
+    assert "Your moves now" not in body
+
+
+def test_a_stalemate_offered_and_declined_by_mail(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, other = started
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "stalemate"))
+    game.refresh_from_db()
+    assert game.stalemate_offer == game.letters[game.seat_of(mover.pk) or 0]
+    offer = turn_mail(smtp_inbox, other)
+    assert "offers to end game" in text_of(offer) and 'reply "accept" or "decline"' in text_of(
+        offer
+    )
+    deliver(run, reply(offer, "decline"))
+    game.refresh_from_db()
+    assert game.stalemate_offer == "" and game.status == "playing"
+    assert f"You declined the stalemate offer in game {game.pk}" in text_of(
+        turn_mail(smtp_inbox, other)
+    )
+
+
+def test_a_stalemate_accepted_by_mail_ends_the_game(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, other = started
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "stalemate"))
+    deliver(run, reply(turn_mail(smtp_inbox, other), "accept"))
+    game.refresh_from_db()
+    assert game.status == "stalemate" and game.ending == "agreed"
+
+
+def test_stop_by_mail_in_a_classic_game(
+    alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, _, caller, moves = run(classic_game, alice, bob, [None, "S3", None])
+    email = turn_mail(smtp_inbox, caller)
+    assert "stop N" in text_of(email) and "2: T" in text_of(email)
+    deliver(run, reply(email, "stop 2"))
+    row = InboundMail.objects.get()
+    assert row.outcome == Outcome.ACTED, row.detail
+    body = text_of(turn_mail(smtp_inbox, caller))
+    assert "Stop! on move 2 of their turn was right (S3)" in body and "Your moves now" in body
+    game.refresh_from_db()
+    assert game.to_move == game.letters[game.seat_of(caller.pk) or 0]
+
+
+def test_a_wrong_stop_by_mail_is_refused_and_counted(
+    alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, _, caller, _ = run(classic_game, alice, bob, [None, "S3", None])
+    deliver(run, reply(turn_mail(smtp_inbox, caller), "stop 1"))  # move 1 was right
+    assert InboundMail.objects.get().outcome == Outcome.REFUSED
+    game.refresh_from_db()
+    assert game.wrong_calls == {game.letters[game.seat_of(caller.pk) or 0]: 1}
+    assert "Nothing was played" in text_of(turn_mail(smtp_inbox, caller))
+
+
+def test_a_reply_when_it_is_not_your_turn_is_refused_with_whose_turn_it_is(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, other = started
+    # The waiting player answers the stalemate e-mail with moves.
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "stalemate"))
+    deliver(run, reply(turn_mail(smtp_inbox, other), "H1-F1"))
+    row = InboundMail.objects.order_by("pk").last()
+    assert row is not None and row.outcome == Outcome.REFUSED and "NOT_YOUR_TURN" in row.detail
+    assert f"It is {mover.username}'s turn now" in text_of(turn_mail(smtp_inbox, other))
+
+
+def test_a_failing_authentication_result_refuses_the_reply_when_the_setting_says_so(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], settings: Any
+) -> None:
+    game, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    failing = {
+        "Authentication-Results": "mx.example.net; spf=fail smtp.mailfrom=evil.example; "
+        "dkim=none; dmarc=fail header.from=example.com"
+    }
+    settings.MAIL_REFUSE_FAILED_AUTHENTICATION = True
+    sent = len(smtp_inbox.messages)
+    deliver(run, reply(email, whole_turn(game)[0], headers=failing))
+    assert InboundMail.objects.get().outcome == Outcome.UNAUTHENTICATED
+    assert len(smtp_inbox.messages) == sent
+    passing = {
+        "Authentication-Results": "mx.example.net; dkim=pass header.d=example.com; "
+        "dmarc=pass header.from=example.com"
+    }
+    deliver(run, reply(email, whole_turn(game)[0], headers=passing))
+    assert InboundMail.objects.order_by("pk").last().outcome == Outcome.PLAYED  # type: ignore[union-attr]
+    settings.MAIL_REFUSE_FAILED_AUTHENTICATION = False
+    assert read(reply(email, "x", headers=failing)).authentication == "fail"
+
+
+def test_a_forged_authentication_header_below_ours_is_not_believed(settings: Any) -> None:
+    settings.MAIL_AUTHSERV_ID = "mx.bank.example"
+    raw = plain(
+        "a@example.com",
+        "b@example.com",
+        "x",
+        Authentication_Results="mx.bank.example; dmarc=fail header.from=example.com",
+    )
+    assert read(raw).authentication == "fail"
+    forged = raw.replace(b"mx.bank.example", b"mx.evil.example")
+    assert read(forged).authentication == "none"
+
+
+def test_a_sender_over_the_hourly_limit_is_not_stored_or_only_recorded(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], settings: Any
+) -> None:
+    game, mover, _ = started
+    settings.MAIL_RATE_PER_HOUR = 2
+    email = turn_mail(smtp_inbox, mover)
+    for _ in range(2):
+        assert deliver(run, reply(email, "help")).status == STORED
+    assert deliver(run, reply(email, "help")).status == "throttled"  # SMTP: try later
+    assert InboundMail.objects.count() == 2
+    kept = run(
+        receive,
+        reply(email, "resign"),
+        source="mailgun",
+        envelope_from=None,
+        envelope_to=[],
+        keep_throttled=True,
+    )
+    assert kept.row.outcome == Outcome.THROTTLED and kept.row.status == "done"
+    game.refresh_from_db()
+    assert game.status == "playing"
+
+
+def test_nothing_is_lost_when_the_broker_is_down_at_arrival(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, mover, _ = started
+    raw = reply(turn_mail(smtp_inbox, mover), whole_turn(game)[0])
+    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)  # the broker is down
+    receipt = deliver(run, raw)
+    assert receipt.status == STORED and InboundMail.objects.get().status == "received"
+    InboundMail.objects.update(next_attempt_at=timezone.now())
+    assert run(sweep) == 1  # the minute sweep queues it
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert run(sweep) == 0
+
+
+def test_a_worker_that_died_mid_reply_applied_nothing_and_the_next_applies_once(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game, mover, _ = started
+    first = whole_turn(game)[0]
+    raw = reply(turn_mail(smtp_inbox, mover), first)
+    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)
+    deliver(run, raw)
+    row = InboundMail.objects.get()
+    before = engine(game).entry_count
+
+    def dies(*args: Any, **kwargs: Any) -> None:
+        raise DatabaseError("the worker's connection died")
+
+    # The answer is written after the moves, in the same transaction: a death there
+    # takes the moves back with it.
+    monkeypatch.setattr("mailplay.handling.notify", dies)
+    with pytest.raises(DatabaseError):
+        handle(row.pk)
+    assert engine(game).entry_count == before
+    row.refresh_from_db()
+    assert row.status == "handling"  # claimed: another worker waits for the lease
+    monkeypatch.undo()
+    assert handle(row.pk) == ""
+    InboundMail.objects.update(next_attempt_at=timezone.now())  # the lease has run out
+    assert run(handle, row.pk) == Outcome.PLAYED
+    assert engine(game).entry_count == before + 1
+    assert run(handle, row.pk) == ""
+    row.refresh_from_db()
+    assert row.attempts == 2
+
+
+def test_a_message_that_breaks_the_handling_is_retried_then_given_up(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
+) -> None:
+    game, mover, _ = started
+    settings.MAIL_INBOUND_MAX_ATTEMPTS = 2
+    monkeypatch.setattr("mailplay.handling.read_command", lambda text: 1 / 0)
+    deliver(run, reply(turn_mail(smtp_inbox, mover), "T"))
+    row = InboundMail.objects.get()
+    assert row.status == "received" and "ZeroDivisionError" in row.detail
+    InboundMail.objects.update(next_attempt_at=timezone.now())
+    run(sweep)
+    InboundMail.objects.update(next_attempt_at=timezone.now())
+    run(sweep)
+    row.refresh_from_db()
+    assert row.status == "failed" and row.attempts == 2
