@@ -23,7 +23,6 @@ from mailplay.handling import handle, sweep
 from mailplay.models import InboundMail
 from mailplay.reading import parse, read, recipients_of
 from mailplay.receiving import STORED, receive
-
 from tests.stop_scenes import classic_game
 
 from .conftest import mover_and_other, play_turn, whole_turn
@@ -437,7 +436,7 @@ def test_help_and_unreadable_replies_answer_with_the_menu_and_play_nothing(
 def test_resign_by_mail_ends_the_game_and_says_so(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
-    game, mover, other = started
+    game, mover, _other = started
     deliver(run, reply(turn_mail(smtp_inbox, mover), "Resign"))
     game.refresh_from_db()
     assert game.status == "won" and game.forfeiter == game.letters[game.seat_of(mover.pk) or 0]
@@ -478,7 +477,7 @@ def test_a_stalemate_accepted_by_mail_ends_the_game(
 def test_stop_by_mail_in_a_classic_game(
     alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
-    game, _, caller, moves = run(classic_game, alice, bob, [None, "S3", None])
+    game, _, caller, _moves = run(classic_game, alice, bob, [None, "S3", None])
     email = turn_mail(smtp_inbox, caller)
     assert "stop N" in text_of(email) and "2: T" in text_of(email)
     deliver(run, reply(email, "stop 2"))
@@ -504,7 +503,7 @@ def test_a_wrong_stop_by_mail_is_refused_and_counted(
 def test_a_reply_when_it_is_not_your_turn_is_refused_with_whose_turn_it_is(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
-    game, mover, other = started
+    _game, mover, other = started
     # The waiting player answers the stalemate e-mail with moves.
     deliver(run, reply(turn_mail(smtp_inbox, mover), "stalemate"))
     deliver(run, reply(turn_mail(smtp_inbox, other), "H1-F1"))
@@ -632,7 +631,7 @@ def test_a_message_that_breaks_the_handling_is_retried_then_given_up(
     monkeypatch: pytest.MonkeyPatch,
     settings: Any,
 ) -> None:
-    game, mover, _ = started
+    _game, mover, _ = started
     settings.MAIL_INBOUND_MAX_ATTEMPTS = 2
     monkeypatch.setattr("mailplay.handling.read_command", lambda text: 1 / 0)
     deliver(run, reply(turn_mail(smtp_inbox, mover), "T"))
