@@ -17,6 +17,7 @@ EVENT_LABELS = {
     "timeout": "A game is lost or won on time",
     "game_over": "A game ends",
     "stalemate_offer": "My opponent offers a stalemate",
+    "stalemate_declined": "My stalemate offer is declined",
     "stop_called": "My opponent calls Stop! on my move",
     "vacation": "An opponent goes on vacation",
 }

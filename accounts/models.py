@@ -18,6 +18,7 @@ NOTIFICATION_EVENTS = (
     "timeout",
     "game_over",
     "stalemate_offer",
+    "stalemate_declined",
     "stop_called",
     "vacation",
 )

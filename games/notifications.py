@@ -399,7 +399,9 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
 
 
 #: E-mails that carry the moves menu and a reply address to a player who plays by mail.
-MENU_KINDS = frozenset({"your_turn", "reminder", "stalemate_offer", "mail_answer"})
+MENU_KINDS = frozenset(
+    {"your_turn", "reminder", "stalemate_offer", "stalemate_declined", "mail_answer"}
+)
 
 
 def _plays_this_by_mail(row: Notification, game: Game, seat: int) -> bool:
@@ -449,6 +451,7 @@ DIGEST_LABELS = {
     "timeout": "a game ended on time",
     "game_over": "a game is over",
     "stalemate_offer": "a stalemate offer",
+    "stalemate_declined": "a stalemate offer was declined",
     "stop_called": "Stop! was called",
     "vacation": "an opponent went on vacation",
 }

@@ -44,10 +44,14 @@ def answer_stalemate(
         game, seat = lock_for_player(game_id, user)
         check_version(game, expected_version)
         engine = playing_engine(game)
+        offerer = engine.stalemate_offer[:1]
         answer = engine.agree_stalemate if accept else engine.decline_stalemate
         act(game, lambda: answer(seat))
         logger.info(
             "stalemate answered %s", fields(game=game.pk, seat=game.letters[seat], accept=accept)
         )
         save(game, engine)
+        if not accept and offerer:
+            # The offerer hears of it (an accepted offer ends the game, which tells all).
+            notify("stalemate_declined", user=game.user_at(offerer[0]), game=game)
         return game

@@ -1,0 +1,103 @@
+"""The SMTP receiver of play by mail, over a real SMTP connection: only our own
+addresses, a size limit, a rate limit, and a message stored before it says 250."""
+
+from __future__ import annotations
+
+import smtplib
+from typing import Any
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import User
+
+from accounts.services import update_profile
+from games.dealing import start_game
+from games.mail_play import ReplyAddress
+from mailplay.models import InboundMail
+
+from .conftest import wait_until
+from .mailbox import plain
+from .receiver import Receiver, receiver
+
+__all__ = ["receiver"]
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def address(db: None) -> str:
+    alice = User.objects.create_user("alice", "alice@example.com", "pw-alice-123")
+    bob = User.objects.create_user("bob", "bob@example.com", "pw-bob-123")
+    for user in (alice, bob):
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        update_profile(user, {"play_by_mail": True})
+    game = start_game(alice, bob, seed=5)
+    return str(ReplyAddress(game.pk, game.to_move, game.version))
+
+
+def test_it_stores_a_message_for_a_play_address_before_saying_250(
+    receiver: Receiver, address: str
+) -> None:
+    receiver.deliver(plain("alice@example.com", address, "help"), address)
+    row = InboundMail.objects.get()  # stored by the time the client is told 250
+    assert (row.source, row.recipient, row.sender) == ("smtp", address, "alice@example.com")
+    assert wait_until(lambda: InboundMail.objects.get().status == "done", 30)
+
+
+@pytest.mark.parametrize(
+    "to",
+    [
+        "someone@elsewhere.example",  # not our domain: no relaying
+        "games@localhost",  # our domain, not a play address
+        "play+1.a.1.aaaaaaaaaaaaaaaa@localhost",  # a forged signature
+    ],
+)
+def test_it_refuses_what_is_not_a_play_address_at_rcpt(receiver: Receiver, to: str) -> None:
+    with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+        receiver.deliver(plain("alice@example.com", to, "help"), to)
+    code, words = refused.value.recipients[to]
+    assert code == 550 and b"no such play-by-mail address" in words
+    assert not InboundMail.objects.exists()
+
+
+def test_it_refuses_an_oversized_message_with_552(
+    receiver: Receiver, address: str, settings: Any
+) -> None:
+    big = plain("alice@example.com", address, "T\n" + "x" * (settings.MAIL_MAX_BYTES + 10))
+    with pytest.raises(smtplib.SMTPException) as refused:
+        receiver.deliver(big, address)
+    assert "552" in str(refused.value) or getattr(refused.value, "smtp_code", 0) == 552
+    assert not InboundMail.objects.exists()
+
+
+def test_a_sender_over_the_hourly_limit_is_asked_to_try_later(
+    receiver: Receiver, address: str, settings: Any
+) -> None:
+    settings.MAIL_RATE_PER_HOUR = 1
+    receiver.deliver(plain("alice@example.com", address, "help"), address)
+    with pytest.raises(smtplib.SMTPDataError) as refused:
+        receiver.deliver(plain("alice@example.com", address, "help"), address)
+    assert refused.value.smtp_code == 451
+    assert InboundMail.objects.count() == 1
+
+
+def test_the_same_message_delivered_twice_is_stored_once(receiver: Receiver, address: str) -> None:
+    raw = plain("alice@example.com", address, "help")
+    receiver.deliver(raw, address)
+    receiver.deliver(raw, address)  # the sending server retried: 250 again, nothing more
+    assert InboundMail.objects.count() == 1
+    assert InboundMail.objects.get().duplicates == 1
+
+
+def test_a_database_outage_answers_451_so_the_sender_retries(
+    receiver: Receiver, address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import OperationalError
+
+    def down(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("the database is away")
+
+    monkeypatch.setattr("mailplay.smtp.receive", down)
+    with pytest.raises(smtplib.SMTPDataError) as refused:
+        receiver.deliver(plain("alice@example.com", address, "help"), address)
+    assert refused.value.smtp_code == 451
