@@ -72,7 +72,10 @@ def verified_address(user: User, address: str) -> bool:
 def mail_bounced(address: str, reason: str, now: datetime | None = None) -> int:
     """E-mails to ``address`` come back for good: the outbox stops sending to it, and
     the account page says so. Returns how many accounts use the address."""
-    return Profile.objects.filter(user__email__iexact=address).update(
+    users = list(User.objects.filter(email__iexact=address))
+    for user in users:
+        profile_of(user)  # made on first use
+    return Profile.objects.filter(user__in=users).update(
         bounced_at=now or timezone.now(),
         bounced_address=address.lower(),
         bounce_reason=reason[:300],

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import ssl
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -83,7 +84,12 @@ class Receiver:
 
 
 def controller(host: str, port: int, **kwargs: Any) -> Controller:
-    """The receiver's server, ready to ``start()`` (in a thread of its own)."""
+    """The receiver's server, ready to ``start()`` (in a thread of its own). With
+    ``MAIL_TLS_CERT`` and ``MAIL_TLS_KEY`` it offers STARTTLS."""
+    if settings.MAIL_TLS_CERT and settings.MAIL_TLS_KEY:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(settings.MAIL_TLS_CERT, settings.MAIL_TLS_KEY)
+        kwargs.setdefault("tls_context", context)
     return Controller(
         Receiver(),
         hostname=host,

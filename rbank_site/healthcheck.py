@@ -2,6 +2,7 @@
 
     python -m rbank_site.healthcheck web    # GET /healthz on this container's port
     python -m rbank_site.healthcheck beat   # beat's heartbeat file is recent
+    python -m rbank_site.healthcheck mail   # the SMTP receiver answers on its port
 
 Exit status 0 when healthy, 1 with one line saying why. (The worker's check is
 Celery's own ``celery inspect ping``.)
@@ -10,6 +11,7 @@ Celery's own ``celery inspect ping``.)
 from __future__ import annotations
 
 import os
+import smtplib
 import sys
 import time
 import urllib.error
@@ -47,7 +49,18 @@ def beat() -> str | None:
     return None
 
 
-CHECKS = {"web": web, "beat": beat}
+def mail() -> str | None:
+    """The play-by-mail receiver greets and answers NOOP on MAIL_RECEIVER_PORT."""
+    port = int(os.environ.get("MAIL_RECEIVER_PORT", "2525"))
+    try:
+        with smtplib.SMTP("127.0.0.1", port, timeout=10) as client:
+            code, words = client.noop()
+    except (OSError, smtplib.SMTPException) as exc:
+        return f"SMTP on 127.0.0.1:{port}: {exc}"
+    return None if code == 250 else f"SMTP on 127.0.0.1:{port} answered {code} {words!r}"
+
+
+CHECKS = {"web": web, "beat": beat, "mail": mail}
 
 
 def main(argv: list[str]) -> int:

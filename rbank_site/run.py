@@ -1,4 +1,5 @@
-"""``make run``: migrate, create the demo players, and run web, worker and beat until Ctrl-C.
+"""``make run``: migrate, create the demo players, and run web, worker, beat and the mail
+receiver until Ctrl-C.
 
 Each part runs as its own process, as in production (docker/compose.yml); their
 output is interleaved here with a prefix. Ctrl-C (or any part dying) stops all.
@@ -64,10 +65,13 @@ def main() -> int:
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
     celery = [sys.executable, "-m", "celery", "-A", "rbank_site"]
+    mail = os.environ.get("MAIL_RECEIVER_PORT", "2525")
     parts = {
         "web": [sys.executable, "manage.py", "runserver", web, "--noreload"],
         "worker": [*celery, "worker", "-l", "info", "--concurrency", "2"],
         "beat": [*celery, "beat", "-l", "info"],
+        # Play by mail: replies delivered by SMTP to 127.0.0.1:2525 (docs/play-by-mail.md).
+        "mail": [sys.executable, "manage.py", "receive_mail", "--port", mail],
     }
     procs: dict[str, subprocess.Popen[str]] = {}
     status = 0

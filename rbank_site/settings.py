@@ -221,6 +221,9 @@ def _mail_domain(site_url: str) -> str:
 MAIL_DOMAIN = os.environ.get("MAIL_DOMAIN", "").strip().lower() or _mail_domain(SITE_URL)
 MAIL_RECEIVER_HOST = os.environ.get("MAIL_RECEIVER_HOST", "127.0.0.1")
 MAIL_RECEIVER_PORT = int(os.environ.get("MAIL_RECEIVER_PORT", "2525"))
+#: A certificate and its key (PEM files): the receiver then offers STARTTLS.
+MAIL_TLS_CERT = os.environ.get("MAIL_TLS_CERT", "")
+MAIL_TLS_KEY = os.environ.get("MAIL_TLS_KEY", "")
 #: The largest message the receiver takes (bytes); a larger one is refused at once (552).
 MAIL_MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(1024 * 1024)))
 #: Replies one sender may send in an hour; more are refused for now (451: their
@@ -348,6 +351,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
     # Inbound mail a worker never took up (the broker was down, a worker died).
     "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": 60.0},
+    # Received mail handled more than RETENTION_DAYS ago.
+    "daily-prune-inbound": {
+        "task": "mailplay.tasks.prune_inbound",
+        "schedule": crontab(hour=3, minute=40),
+    },
 }
 
 REST_FRAMEWORK = {

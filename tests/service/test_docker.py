@@ -38,16 +38,21 @@ def services(name: str = "compose.yml") -> dict[str, Any]:
 
 def test_it_has_web_worker_one_beat_postgres_redis_and_no_mail_catcher() -> None:
     svc = services()
-    assert set(svc) == {"migrate", "web", "worker", "beat", "postgres", "redis"}
+    assert set(svc) == {"migrate", "web", "worker", "beat", "mail", "postgres", "redis"}
+    assert "receive_mail" in svc["mail"]["command"]
     assert "beat" in svc["beat"]["command"] and "deploy" not in svc["beat"]  # never scaled
     assert "worker" in svc["worker"]["command"]
     assert "mailpit" not in (DOCKER / "compose.yml").read_text().lower()
 
 
-def test_it_publishes_nothing_on_every_interface() -> None:
+def test_it_publishes_nothing_on_every_interface_but_the_mail_receiver() -> None:
     for name in ("compose.yml", "compose.dev.yml"):
         for service, spec in services(name).items():
             for port in spec.get("ports", []):
+                if name == "compose.yml" and service == "mail":
+                    # An MX must be reachable: the receiver takes only our addresses.
+                    assert str(port) == "${MAIL_BIND:-0.0.0.0}:${MAIL_PORT:-25}:2525"
+                    continue
                 assert str(port).startswith("127.0.0.1:"), (name, service, port)
 
 
@@ -87,18 +92,18 @@ def test_the_app_waits_for_migrations_and_healthy_data_stores() -> None:
         "postgres": {"condition": "service_healthy"},
         "redis": {"condition": "service_healthy"},
     }
-    for name in ("web", "worker", "beat"):
+    for name in ("web", "worker", "beat", "mail"):
         assert svc[name]["depends_on"] == {
             "migrate": {"condition": "service_completed_successfully"}
         }
-    for name in ("web", "worker", "beat", "postgres", "redis"):
+    for name in ("web", "worker", "beat", "mail", "postgres", "redis"):
         assert svc[name]["healthcheck"]["test"], name
 
 
 def test_the_development_file_adds_the_mail_catcher_on_the_loopback_only() -> None:
     dev = services("compose.dev.yml")
     assert dev["mailpit"]["ports"] == ["127.0.0.1:${MAIL_UI_PORT:-8025}:8025"]
-    for name in ("migrate", "web", "worker", "beat"):
+    for name in ("migrate", "web", "worker", "beat", "mail"):
         assert dev[name]["depends_on"] == {"mailpit": {"condition": "service_started"}}
     assert set(dev) - {"mailpit"} <= set(services())
     env = dict(
@@ -107,6 +112,7 @@ def test_the_development_file_adds_the_mail_catcher_on_the_loopback_only() -> No
         if line and not line.startswith("#")
     )
     assert env["EMAIL_HOST"] == "mailpit" and {"SECRET_KEY", "POSTGRES_PASSWORD"} <= set(env)
+    assert (env["MAIL_BIND"], env["MAIL_PORT"]) == ("127.0.0.1", "2525")  # the receiver too
 
 
 def test_the_image_installs_the_locked_versions_and_runs_gunicorn_from_its_config() -> None:
@@ -280,3 +286,25 @@ def test_the_beat_health_check_reads_the_heartbeat_beat_writes(
     assert stale.returncode == 1 and re.search(r"heartbeat is 6\d\d s old", stale.stderr)
     heartbeat.unlink()
     assert healthcheck("beat", app_env).returncode == 1
+
+
+def test_the_mail_health_check_talks_smtp_to_the_receiver(
+    app_env: dict[str, str], processes: list[subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
+    port = free_port()
+    env = app_env | {"MAIL_RECEIVER_PORT": str(port)}
+    command = services()["mail"]["command"]
+    assert command[:3] == ["python", "manage.py", "receive_mail"]
+    command = [sys.executable, *command[1:]]
+    command[command.index("--port") + 1] = str(port)
+    command[command.index("--host") + 1] = "127.0.0.1"
+    log = tmp_path / "mail.log"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
+    )
+    receiver = start(processes, command, env, log)
+    assert wait_for(lambda: "receiving mail for" in log.read_text(), 60), log.read_text()
+    assert healthcheck("mail", env).returncode == 0
+    stop(receiver)
+    down = healthcheck("mail", env)
+    assert down.returncode == 1 and f"127.0.0.1:{port}" in down.stderr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import smtplib
 import subprocess
 import sys
 import time
@@ -28,6 +29,16 @@ def test_the_port_comes_from_PORT_else_8000() -> None:
             port({"PORT": wrong})
 
 
+def wait_for_smtp(port: int, deadline: float) -> bool:
+    while time.monotonic() < deadline:
+        try:
+            with smtplib.SMTP("127.0.0.1", port, timeout=5) as client:
+                return client.noop()[0] == 250
+        except OSError:
+            time.sleep(0.5)
+    return False
+
+
 def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
     # The environment of a newcomer's shell: none of the suite's settings.
     env = {
@@ -36,8 +47,12 @@ def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
         if not k.startswith(("DJANGO_", "REDIS_", "CACHE_", "RBANK_", "EMAIL_", "CELERY_"))
         and k not in ("DATABASE_URL", "DEBUG", "SITE_URL")
     }
-    wanted = free_port()
-    env |= {"PORT": str(wanted), "RBANK_VAR_DIR": str(tmp_path / "var")}
+    wanted, mail = free_port(), free_port()
+    env |= {
+        "PORT": str(wanted),
+        "MAIL_RECEIVER_PORT": str(mail),
+        "RBANK_VAR_DIR": str(tmp_path / "var"),
+    }
     log = tmp_path / "run.log"
     with log.open("w") as out:
         run = subprocess.Popen(
@@ -60,6 +75,13 @@ def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.5)
         assert f"running on http://127.0.0.1:{wanted}/" in log.read_text()
+        # The play-by-mail receiver runs beside them: it takes only its own addresses.
+        assert wait_for_smtp(mail, deadline), log.read_text()
+        with smtplib.SMTP("127.0.0.1", mail, timeout=10) as client:
+            client.ehlo()
+            client.mail("someone@example.com")
+            code, _ = client.rcpt("someone@elsewhere.example")
+            assert code == 550
     finally:
         os.killpg(run.pid, signal.SIGTERM)
         try:

@@ -14,7 +14,7 @@ from django.contrib.auth.models import User
 from django.db import DatabaseError
 from django.utils import timezone
 
-from accounts.services import profile_of, update_profile
+from accounts.services import mail_bounced, profile_of, update_profile
 from games.engine import Game as EngineGame
 from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
 from games.models import Game, Notification
@@ -25,7 +25,7 @@ from mailplay.reading import parse, read, recipients_of
 from mailplay.receiving import STORED, receive
 from tests.stop_scenes import classic_game
 
-from .conftest import mover_and_other, play_turn, whole_turn
+from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn
 from .mailbox import delivery_report, plain, reply
 from .smtp import Inbox, smtp_inbox, text_of
 
@@ -643,3 +643,52 @@ def test_a_message_that_breaks_the_handling_is_retried_then_given_up(
     run(sweep)
     row.refresh_from_db()
     assert row.status == "failed" and row.attempts == 2
+
+
+def test_the_api_chooses_play_by_mail_per_game_and_by_default(
+    game: Game, alice: User, bob: User, by_mail: None
+) -> None:
+    api = client_for(alice)
+    me = api.get("/api/v1/me/").json()
+    assert me["play_by_mail"] is True
+    assert api.patch("/api/v1/me/", {"play_by_mail": False}, format="json").status_code == 200
+    assert profile_of(alice).play_by_mail is False
+    url = f"/api/v1/games/{game.pk}/play-by-mail/"
+    answer = api.put(url, {"play_by_mail": True}, format="json")
+    assert answer.status_code == 200 and answer.json() == {
+        "play_by_mail": True,
+        "plays_by_mail": True,
+    }
+    answer = api.put(url, {"play_by_mail": None}, format="json")
+    assert answer.json() == {"play_by_mail": None, "plays_by_mail": False}  # the preference
+    assert api.put(url, {"play_by_mail": "yes please"}, format="json").status_code == 400
+    assert client_for(bob).put(url, {"play_by_mail": True}, format="json").status_code == 200
+    charlie = User.objects.create_user("charlie", "charlie@example.com", "pw-charlie-123")
+    assert client_for(charlie).put(url, {"play_by_mail": True}, format="json").status_code == 404
+
+
+def test_the_pages_choose_play_by_mail_per_game_and_by_default(
+    game: Game, alice: User, bob: User
+) -> None:
+    page = browser(alice)
+    html = page.get(f"/games/{game.pk}/").content.decode()
+    assert "Play this game by e-mail" in html
+    response = page.post(f"/games/{game.pk}/mail/", {"play_by_mail": "on"})
+    assert response.status_code == 302
+    html = page.get(f"/games/{game.pk}/").content.decode()
+    assert "You play this game by mail" in html and "E-mail notices only" in html
+    assert page.post(f"/games/{game.pk}/mail/", {"play_by_mail": "maybe"}).status_code == 400
+    account = page.get("/account/").content.decode()
+    assert 'name="play_by_mail"' in account
+
+
+def test_the_account_page_says_when_mail_bounces_and_takes_it_back(
+    alice: User, run: Callable[..., Any]
+) -> None:
+    mail_bounced(alice.email, "smtp; 550 5.1.1 user unknown")
+    page = browser(alice)
+    html = page.get("/account/").content.decode()
+    assert "come back undelivered" in html and "5.1.1" in html
+    assert page.post("/account/mail-works/").status_code == 302
+    assert profile_of(alice).bounced_at is None
+    assert "come back undelivered" not in page.get("/account/").content.decode()
