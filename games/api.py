@@ -16,9 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.engine import PRESETS
+from games.engine import PRESETS, TEXT_PATTERN
 from games.engine import Game as EngineGame
-from games.engine.moves import TEXT_PATTERN
 from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.errors import ServiceError

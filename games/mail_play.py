@@ -100,15 +100,17 @@ def read_address(address: str) -> ReplyAddress | BounceAddress | Tampered | None
     return None
 
 
-def plays_by_mail(game: Game, seat: int) -> bool:
+def plays_by_mail(game: Game, seat: int, profile: Profile | None = None) -> bool:
     """Whether the seat's player gets this game's turns with the moves menu: the game's
-    own choice when the player made one, else their preference."""
+    own choice when the player made one, else their preference (``profile``, when the
+    caller has read it already)."""
     row = game.seat_rows[seat]
     if row.play_by_mail is not None:
         return bool(row.play_by_mail)
     if row.user is None:
         return False
-    profile = Profile.objects.filter(user=row.user).only("play_by_mail").first()
+    if profile is None:
+        profile = Profile.objects.filter(user=row.user).only("play_by_mail").first()
     return profile is not None and profile.play_by_mail
 
 
@@ -135,6 +137,8 @@ def menu(game: Game, engine: EngineGame, seat: int) -> dict[str, Any]:
             else []
         ),
         "answer_offer": bool(offer) and seat not in offer and not engine.is_over,
+        "houses": f"H1-H{engine.rules.houses}",
+        "foundations": f"F1-F{engine.rules.foundations}" if engine.rules.foundations else "",
         "can_offer": not engine.is_over and not offer,
         "over": engine.is_over,
     }
@@ -144,10 +148,10 @@ def set_play_by_mail(*, game_id: int, user: User, play_by_mail: bool | None) -> 
     """Choose how ``user`` plays this game: by mail (True), by notices only (False), or
     as their preference says (None). Returns whether they now play it by mail."""
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().filter(game_id=game_id, user=user).first()
-        if seat is None:
+        game = Game.objects.prefetch_related(SEATS).filter(pk=game_id).first()
+        seat = None if game is None else game.seat_of(user.pk)
+        if game is None or seat is None:
             raise ServiceError(404, "NOT_FOUND", "no such game")
-        seat.play_by_mail = play_by_mail
-        seat.save(update_fields=["play_by_mail"])
-        game = Game.objects.prefetch_related(SEATS).get(pk=game_id)
-        return plays_by_mail(game, game.letters.index(seat.letter))
+        Seat.objects.filter(pk=game.seat_rows[seat].pk).update(play_by_mail=play_by_mail)
+        game.seat_rows[seat].play_by_mail = play_by_mail
+        return plays_by_mail(game, seat)

@@ -37,6 +37,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import NOTIFICATION_EVENTS
 from accounts.services import bouncing, profile_of, unsubscribe_token, verified_address
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 from games.engine import Game as EngineGame
@@ -96,10 +97,11 @@ def notify(
     """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
     game its player plays by mail, "your turn" is the game itself: sent at once,
     whatever the preference for notices."""
-    mode = profile_of(user).notifications.get(kind, "immediately") if user else "immediately"
+    profile = profile_of(user) if user else None
+    mode = profile.notifications.get(kind, "immediately") if profile else "immediately"
     if kind == "your_turn" and user is not None and game is not None:
         seat = game.seat_of(user.pk)
-        if seat is not None and plays_by_mail(game, seat):
+        if seat is not None and plays_by_mail(game, seat, profile):
             mode = "immediately"
     address = email or (user.email if user else "")
     if mode == "never" or not address:
@@ -315,7 +317,7 @@ def build_message(row: Notification, moment: Moment | None = None) -> EmailMulti
         render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
     )
     _mail_headers(message, row.pk, context)
-    if row.user is not None:
+    if "unsubscribe_link" in context:
         _unsubscribe_headers(message, context["unsubscribe_link"])
     return message
 
@@ -352,6 +354,8 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
     user = row.user
     if user is not None:
         context["player"] = profile_of(user).display_name or user.get_username()
+    if user is not None and row.kind in NOTIFICATION_EVENTS:
+        # The answer to a player's own reply is no news to unsubscribe from.
         token = unsubscribe_token(user, row.kind)
         context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"
     game = row.game

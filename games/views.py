@@ -316,22 +316,23 @@ def play(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def play_by_mail(request: HttpRequest, game_id: int) -> HttpResponse:
     """This game's turns by e-mail with the moves menu, or notices only."""
-    choice = {"on": True, "off": False, "default": None}.get(request.POST.get("play_by_mail", ""))
-    error = None
-    if request.POST.get("play_by_mail") not in ("on", "off", "default"):
+    choices = {"on": True, "off": False, "default": None}
+    wanted = request.POST.get("play_by_mail", "")
+    if wanted not in choices:
         error = ServiceError(400, "BAD_REQUEST", "choose to play this game by mail or not")
-    else:
-        now = mail_play.set_play_by_mail(game_id=game_id, user=_user(request), play_by_mail=choice)
-    done = (
-        ""
-        if error
-        else (
-            "You play this game by mail: every turn's e-mail has your moves, and a reply plays."
-            if now
-            else "This game's e-mails are notices only."
+        return _after_action(request, game_id, error)
+    try:
+        by_mail = mail_play.set_play_by_mail(
+            game_id=game_id, user=_user(request), play_by_mail=choices[wanted]
         )
+    except ServiceError as exc:
+        return _after_action(request, game_id, exc)
+    done = (
+        "You play this game by mail: every turn's e-mail has your moves, and a reply plays."
+        if by_mail
+        else "This game's e-mails are notices only."
     )
-    return _after_action(request, game_id, error, done)
+    return _after_action(request, game_id, None, done)
 
 
 @login_required

@@ -210,8 +210,11 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
 
 
 def _reply_subject(subject: str) -> str:
+    """``Re: `` and the subject without the reply marks mail programs pile up."""
     subject = subject.strip()
-    return subject if subject.lower().startswith("re:") else f"Re: {subject}".strip()
+    while subject[:3].lower() in ("re:", "aw:", "sv:") or subject[:4].lower() == "réf:":
+        subject = subject.partition(":")[2].strip()
+    return f"Re: {subject}" if subject else ""
 
 
 def _answer_stranger(letter: Letter, game: Game) -> None:

@@ -25,7 +25,7 @@ from .families import FAMILIES, Family, family_of, position_class
 from .game import Game
 from .game_state import Turn
 from .match import Match, alternating_starter, match_totals
-from .moves import Move, parse_move
+from .moves import TEXT_PATTERN, Move, parse_move
 from .position import (
     BY_AGREEMENT,
     BY_CARDS,
@@ -78,6 +78,7 @@ __all__ = [
     "PRESET_DESCRIPTIONS",
     "REFEREE",
     "STALEMATE",
+    "TEXT_PATTERN",
     "WON",
     "AgreeStalemate",
     "BadNotation",

@@ -88,7 +88,8 @@ def reply(
         message.attach(MIMEText(body, "plain", charset))
     message["From"] = sender
     message["To"] = to or str(original["Reply-To"] or original["From"])
-    message["Subject"] = "Re: " + str(original["Subject"])
+    subject = str(original["Subject"])
+    message["Subject"] = subject if subject.startswith("Re: ") else "Re: " + subject
     message["Date"] = format_datetime(datetime.now(UTC))
     message["Message-ID"] = make_msgid(uuid.uuid4().hex[:12], domain="player.example")
     if original["Message-ID"]:

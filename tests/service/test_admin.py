@@ -17,12 +17,15 @@ from django.urls import reverse
 
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
+from games.mail_play import ReplyAddress
 from games.matches import start_match
 from games.models import Challenge, Game, Notification
 from games.services import resign
+from mailplay.receiving import receive
 from tests.stop_scenes import classic_game
 
 from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn
+from .mailbox import plain
 
 pytestmark = pytest.mark.django_db
 
@@ -71,6 +74,13 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
     Group.objects.create(name="support")
     game.refresh_from_db()
+    address = str(ReplyAddress(game.pk, game.to_move, game.version))
+    receive(
+        plain(alice.email, address, "help"),
+        source="smtp",
+        envelope_from=alice.email,
+        envelope_to=[address],
+    )  # a reply by mail, stored (its task waits for the commit)
     return game
 
 

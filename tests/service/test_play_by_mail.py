@@ -91,13 +91,15 @@ def test_it_sends_the_board_the_legal_moves_and_a_signed_reply_address(
 ) -> None:
     game, mover, _ = started
     message = turn_mail(smtp_inbox, mover)
-    body = text_of(message)
+    body = text_of(message).replace("\r\n", "\n")
     address = read_address(str(message["Reply-To"]))
     seat = game.letters[game.seat_of(mover.pk) or 0]
     assert address == ReplyAddress(game.pk, seat, game.version)
     legal = sorted(str(m) for m in engine(game).legal_moves(game.seat_of(mover.pk) or 0))
-    assert "Your moves now: " + " ".join(legal) in body
-    assert "R-H3 puts your reserve's top card on house H3" in body  # the notation, in short
+    menu = body.split("Your moves now (your line starts with one of them):\n")[1].split("\n\n")[0]
+    assert menu.split() == legal and max(len(line) for line in menu.splitlines()) <= 72
+    assert "R-H3 puts your reserve's top card on\nhouse H3" in body  # the notation, in short
+    assert "H1-H8 the\nhouses, F1-F8 the foundations" in body
     assert str(message["Auto-Submitted"]) == "auto-generated"
     assert "bounce+" in str(message["Return-Path"] or "") or smtp_inbox.messages  # envelope
 

@@ -1,0 +1,224 @@
+"""From a reply's arrival at the SMTP receiver to its answer in an SMTP server's inbox.
+
+    python bench/inbound.py [--replies 200]                          # file broker
+    REDIS_URL=redis://127.0.0.1:6379/14 python bench/inbound.py       # Redis
+
+Everything is real and on 127.0.0.1: the play-by-mail receiver (``mailplay.smtp``,
+aiosmtpd) takes each reply over SMTP and stores it; a real Celery worker (a thread,
+solo pool) takes the handling task from the broker the settings choose, plays the
+reply through the services and writes the answer into the outbox, then takes the
+sending task and hands the answer to an SMTP server (aiosmtpd) in this process.
+Alice and bob play by mail: each reply is a whole turn of the player to move
+(uniformly random legal moves, worked out on the engine), answering the reply address
+of their last e-mail; a game that ends is followed by a new one.
+
+Timed: from the moment the receiver has the reply's DATA to the moment the SMTP
+server has the DATA of the answer (the e-mail whose In-Reply-To is the reply). The
+floor, alternated with the replies: a bare task through the same broker and worker
+that sends a one-line e-mail, from its dispatch to its DATA (a reply takes two such
+hops: handling, then sending). Prints p50 and p99 of both; the last line reads
+``inbound reply p50 X ms, p99 Y ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import smtplib
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # python bench/inbound.py
+from bench.harness import start_django
+
+start_django()
+
+from aiosmtpd.controller import Controller  # noqa: E402
+from aiosmtpd.smtp import SMTP, Envelope, Session  # noqa: E402
+from allauth.account.models import EmailAddress  # noqa: E402
+from celery.contrib.testing.worker import start_worker  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.mail import send_mail  # noqa: E402
+from django.db import transaction  # noqa: E402
+
+from accounts.services import update_profile  # noqa: E402
+from bench.harness import database, median_ms, percentile_ms, test_database  # noqa: E402
+from games.dealing import announce, start_game  # noqa: E402
+from games.models import Game  # noqa: E402
+from games.store import engine_game  # noqa: E402
+from mailplay.smtp import Receiver  # noqa: E402
+from rbank_site.celery import app  # noqa: E402
+from tests.service.mailbox import reply  # noqa: E402
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Inbox:
+    """The outgoing SMTP server: each message and when its DATA arrived."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[float, EmailMessage]] = []
+        self.changed = threading.Condition()
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        now = time.perf_counter()
+        raw = envelope.content if isinstance(envelope.content, bytes) else b""
+        message = message_from_bytes(raw, policy=policy.default)
+        assert isinstance(message, EmailMessage)
+        with self.changed:
+            self.messages.append((now, message))
+            self.changed.notify_all()
+        return "250 OK"
+
+    def nth(
+        self, found: Callable[[EmailMessage], bool], n: int = 0, timeout: float = 60
+    ) -> tuple[float, EmailMessage]:
+        """The ``n``-th message (from 0) for which ``found`` holds, and when it came."""
+        with self.changed:
+
+            def matching() -> list[tuple[float, EmailMessage]]:
+                return [(t, m) for t, m in self.messages if found(m)]
+
+            if not self.changed.wait_for(lambda: len(matching()) > n, timeout):
+                raise TimeoutError("the message never arrived")
+            return matching()[n]
+
+
+class TimedReceiver(Receiver):
+    """The receiver, noting when each reply's DATA arrived (by its Message-ID)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrivals: dict[str, float] = {}
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        now = time.perf_counter()
+        raw = envelope.original_content or envelope.content
+        assert isinstance(raw, bytes)
+        message_id = str(message_from_bytes(raw, policy=policy.default)["Message-ID"]).strip()
+        self.arrivals[message_id] = now
+        return await super().handle_DATA(server, session, envelope)
+
+
+@app.task(name="bench.inbound_floor")  # type: ignore[untyped-decorator]
+def floor_mail(to: str) -> None:
+    send_mail("floor", "a line", settings.DEFAULT_FROM_EMAIL, [to])
+
+
+def plan_turn(game: Game, rng: random.Random) -> list[str]:
+    engine = engine_game(game)
+    seat = engine.to_move
+    moves: list[str] = []
+    while not engine.is_over and engine.to_move == seat:
+        move = rng.choice(engine.legal_moves(seat))
+        engine.play(seat, [move])
+        moves.append(str(move))
+    return moves
+
+
+def new_game(players: tuple[User, User], seed: int) -> Game:
+    with transaction.atomic():  # a challenge accepted: dealt, its first mover told
+        game = start_game(*players, seed=seed)
+        announce(game)
+    return game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--replies", type=int, default=200, help="replies timed")
+    args = parser.parse_args()
+    inbox = Inbox()
+    outgoing = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    receiver_port = free_port()
+    timed = TimedReceiver()
+    incoming = Controller(
+        timed, hostname="127.0.0.1", port=receiver_port, data_size_limit=settings.MAIL_MAX_BYTES
+    )
+    outgoing.start()
+    incoming.start()
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    app.conf.task_always_eager = False
+    settings.MAIL_RATE_PER_HOUR = 10**6  # two players send many replies an hour here
+    for key in ("data_folder_in", "processed_folder", "control_folder"):
+        folder = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get(key)
+        if folder:
+            Path(str(folder)).mkdir(parents=True, exist_ok=True)
+    latencies: list[float] = []
+    floors: list[float] = []
+    games = 0
+    try:
+        with test_database(), start_worker(app, pool="solo", perform_ping_check=False):
+            settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+            settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", outgoing.port
+            alice = User.objects.create_user("alice", "alice@example.com")
+            bob = User.objects.create_user("bob", "bob@example.com")
+            for user in (alice, bob):
+                EmailAddress.objects.create(
+                    user=user, email=user.email, verified=True, primary=True
+                )
+                update_profile(user, {"play_by_mail": True})
+            rng = random.Random(1)
+            game = new_game((alice, bob), seed=1)
+            games = 1
+            with smtplib.SMTP("127.0.0.1", receiver_port, timeout=60) as client:
+                for i in range(args.replies):
+                    t0 = time.perf_counter()
+                    floor_mail.delay("floor@example.com")
+                    arrived, _ = inbox.nth(lambda m: str(m["Subject"]) == "floor", i)
+                    floors.append(arrived - t0)
+                    game.refresh_from_db()
+                    if game.status != "playing":
+                        game = new_game((alice, bob), seed=1 + games)
+                        games += 1
+                    player = game.user_at(game.letters.index(game.to_move))
+                    # The e-mail that offers this very turn (it may still be on its way).
+                    address = f"play+{game.pk}.{game.to_move.lower()}.{game.version}."
+
+                    def offers(message: EmailMessage, to: str = address) -> bool:
+                        return str(message["Reply-To"]).startswith(to)
+
+                    _, mail = inbox.nth(offers)
+                    raw = reply(mail, " ".join(plan_turn(game, rng)))
+                    raw = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+                    sent = message_from_bytes(raw, policy=policy.default)
+                    message_id = str(sent["Message-ID"]).strip()
+
+                    def answers(message: EmailMessage, mid: str = message_id) -> bool:
+                        return str(message["In-Reply-To"]).strip() == mid
+
+                    client.sendmail(player.email, [str(mail["Reply-To"])], raw)
+                    answered, _ = inbox.nth(answers)
+                    latencies.append(answered - timed.arrivals[message_id])
+            db = database()
+    finally:
+        incoming.stop()
+        outgoing.stop()
+        timed.close()
+    broker = settings.CELERY_BROKER_URL.split("://")[0]
+    print(f"broker        {broker}, a worker thread (solo pool) in this process")
+    print(f"database      {db}")
+    print(
+        f"replies       {len(latencies)} whole turns by e-mail in {games} games, floor alternated"
+    )
+    print("reply         from the receiver's DATA of the reply to the DATA of its answer")
+    print("floor         a bare task sending a one-line e-mail, from its dispatch to its DATA")
+    med, floor_med = median_ms(latencies), median_ms(floors)
+    p99, floor_p99 = percentile_ms(latencies, 0.99), percentile_ms(floors, 0.99)
+    print(f"p50           {med:7.1f} ms   floor {floor_med:6.1f} ms   ratio {med / floor_med:.2f}")
+    print(f"p99           {p99:7.1f} ms   floor {floor_p99:6.1f} ms")
+    print(f"inbound reply p50 {med:.0f} ms, p99 {p99:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
