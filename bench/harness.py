@@ -39,7 +39,7 @@ def start_django() -> None:
 
     django.setup()
     # A line per task, SMTP command or game event would bury the figures.
-    for name in ("celery", "mail.log", "games"):
+    for name in ("celery", "mail.log", "games", "mailplay"):
         logging.getLogger(name).setLevel(logging.WARNING)
 
 

@@ -274,7 +274,8 @@ CACHES = {
     )
 }
 
-# Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no server).
+# Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no server),
+# whose messages are written whole before a worker sees them (rbank_site/broker.py).
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -283,7 +284,9 @@ if REDIS_URL:
         "socket_connect_timeout": REDIS_TIMEOUT,
     }
 else:
-    CELERY_BROKER_URL = "filesystem://"
+    from rbank_site.broker import SCHEME as _FILES
+
+    CELERY_BROKER_URL = f"{_FILES}://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
