@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
-from kombu import Connection
+from kombu.connection import Connection
 
 import rbank_site.broker  # noqa: F401  (registers the files:// transport)
 
 
 def connection(folder: Path) -> Connection:
-    return Connection(
+    return Connection(  # type: ignore[no-untyped-call]
         "files://",
         transport_options={
             "data_folder_in": str(folder),
@@ -40,7 +41,7 @@ def test_every_message_taken_while_others_are_written_is_whole(tmp_path: Path) -
 
     sender = threading.Thread(target=send)
     sender.start()
-    received = []
+    received: list[dict[str, Any]] = []
     with connection(tmp_path) as conn:
         queue = conn.SimpleQueue("race")
         while len(received) < count:
