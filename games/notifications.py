@@ -326,8 +326,9 @@ def _mail_headers(message: EmailMultiAlternatives, row_id: int, context: dict[st
     """Who answers what: the play-by-mail reply address, the bounce address as the
     envelope sender (the From header stays the site's), a machine's mark (RFC 3834:
     auto-responders do not answer it), and the thread of the reply it answers."""
-    message.extra_headers["From"] = message.from_email
-    message.from_email = str(BounceAddress(row_id))
+    if settings.MAIL_BOUNCE_ADDRESSES:
+        message.extra_headers["From"] = message.from_email
+        message.from_email = str(BounceAddress(row_id))
     replied = context.get("in_reply_to")
     message.extra_headers["Auto-Submitted"] = "auto-replied" if replied else "auto-generated"
     if replied:

@@ -234,6 +234,10 @@ MAIL_RATE_PER_HOUR = int(os.environ.get("MAIL_RATE_PER_HOUR", "60"))
 MAIL_REFUSE_FAILED_AUTHENTICATION = env_bool("MAIL_REFUSE_FAILED_AUTHENTICATION", False)
 MAIL_AUTHSERV_ID = os.environ.get("MAIL_AUTHSERV_ID", "").strip()
 #: How long a claimed inbound message belongs to the worker handling it.
+#: Each e-mail's envelope sender is its own signed bounce address at MAIL_DOMAIN, so a
+#: bounce names the address that failed. Turn off when the SMTP relay accepts no
+#: envelope sender at that domain (the e-mails then leave from DEFAULT_FROM_EMAIL).
+MAIL_BOUNCE_ADDRESSES = env_bool("MAIL_BOUNCE_ADDRESSES", True)
 MAIL_INBOUND_LEASE_SECONDS = float(os.environ.get("MAIL_INBOUND_LEASE_SECONDS", "300"))
 MAIL_INBOUND_MAX_ATTEMPTS = int(os.environ.get("MAIL_INBOUND_MAX_ATTEMPTS", "5"))
 # A hosted provider's inbound webhook (django-anymail): Mailgun, at

@@ -18,6 +18,7 @@ from accounts.services import mail_bounced, profile_of, update_profile
 from games.engine import Game as EngineGame
 from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
 from games.models import Game, Notification
+from games.notifications import build_message
 from games.store import engine_game
 from mailplay.handling import handle, sweep
 from mailplay.models import InboundMail
@@ -694,3 +695,27 @@ def test_the_account_page_says_when_mail_bounces_and_takes_it_back(
     assert page.post("/account/mail-works/").status_code == 302
     assert profile_of(alice).bounced_at is None
     assert "come back undelivered" not in page.get("/account/").content.decode()
+
+
+def test_the_envelope_sender_is_the_bounce_address_unless_turned_off(
+    started: tuple[Game, User, User], settings: Any
+) -> None:
+    _, mover, _ = started
+    row = Notification.objects.filter(user=mover, kind="your_turn").latest("pk")
+    message = build_message(row)
+    assert read_address(message.from_email) == BounceAddress(row.pk)
+    assert message.extra_headers["From"] == settings.DEFAULT_FROM_EMAIL
+    settings.MAIL_BOUNCE_ADDRESSES = False
+    assert build_message(row).from_email == settings.DEFAULT_FROM_EMAIL
+
+
+def test_the_html_part_offers_the_same_moves(
+    started: tuple[Game, User, User], smtp_inbox: Inbox
+) -> None:
+    game, mover, _ = started
+    html = turn_mail(smtp_inbox, mover).get_body(preferencelist=("html",))
+    assert html is not None
+    content = str(html.get_content())
+    legal = sorted(str(m) for m in engine(game).legal_moves(game.seat_of(mover.pk) or 0))
+    assert "Play by replying" in content
+    assert all(f'<code style="white-space:nowrap">{move}</code>' in content for move in legal)
