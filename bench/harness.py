@@ -51,7 +51,8 @@ def test_database() -> Iterator[None]:
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
-    old_name = connection.creation.create_test_db(verbosity=0, keepdb=False)
+    # A database a bench that was stopped halfway left behind is dropped, never asked about.
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         yield
     finally:
