@@ -61,6 +61,9 @@ class Profile(models.Model):
     bounced_at = models.DateTimeField(null=True, blank=True)
     bounced_address = models.EmailField(blank=True)
     bounce_reason = models.CharField(max_length=300, blank=True)
+    #: A computer player's level (``games.engine.bots.LEVELS``), "" for a person. The
+    #: three computer players are made by a migration (``accounts.bots``).
+    bot_level = models.CharField(max_length=8, blank=True, db_index=True)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

@@ -27,6 +27,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.forms import ValidationError
 from django.utils import timezone
 
+from accounts.bots import bot_level_of, bot_player, level_of
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
@@ -118,10 +119,17 @@ def create_challenge(
         for player in (named, second):
             if player is not None:
                 notify("invitation", user=player, challenge=challenge)
+        for player in (named, second):
+            if player is not None and level_of(player):
+                # A computer player takes up every challenge at once.
+                challenge = accept_challenge(challenge.pk, player)
     return challenge
 
 
 def _named_player(challenger: User, username: str) -> User:
+    level = bot_level_of(username)
+    if level is not None:
+        return bot_player(level)
     named = User.objects.filter(username__iexact=username, is_active=True).first()
     if named is None:
         raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {username!r}")

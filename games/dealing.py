@@ -12,6 +12,7 @@ from games.engine import new_seed, seed_commitment
 from rbank_site.errors import ServiceError
 
 from . import deadlines
+from .bot_wake import wake_bots
 from .clocks import TimeControl
 from .models import Game, Match, Seat, StopMode
 from .notifications import notify
@@ -69,11 +70,13 @@ def announce(game: Game) -> None:
     seat to move hears of its first turn as of every later one, as its preferences say,
     even a player who has just accepted on the page (a game lasts days; they may leave)."""
     game.ply = 0
+    engine = engine_game(game)
     notify(
         "your_turn",
-        user=game.user_at(engine_game(game).to_move),
+        user=game.user_at(engine.to_move),
         game=game,
         last_turn=[],
         lost_turn=False,
         first_turn=True,
     )
+    wake_bots(game, engine)

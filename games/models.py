@@ -16,6 +16,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
 
+from accounts.bots import level_of
 from games.engine import Rules
 from games.engine.rules import rules_from_document
 
@@ -115,7 +116,7 @@ class Seated(models.Model):
             if "seats" in getattr(self, "_prefetched_objects_cache", {}):
                 rows = sorted(manager.all(), key=lambda seat: seat.letter)
             else:
-                rows = list(manager.select_related("user").order_by("letter"))
+                rows = list(manager.select_related("user__profile").order_by("letter"))
             self.__dict__["_seat_rows"] = rows
         return rows
 
@@ -179,6 +180,11 @@ class SeatFields(models.Model):
     @property
     def index(self) -> int:
         return "ABC".index(self.letter)
+
+    @property
+    def bot_level(self) -> str:
+        """The level of the computer player in this seat, or "" for a person."""
+        return level_of(self.user)
 
 
 class Match(Seated, RulesFields, TimeControlFields):
@@ -320,7 +326,7 @@ class Seat(SeatFields):
 
 
 #: Prefetch a game's seats and their players with it: ``prefetch_related(SEATS)``.
-SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user"))
+SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
 
 
 class IdempotentRequest(models.Model):

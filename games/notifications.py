@@ -57,9 +57,9 @@ SEND_NOTIFICATION = "games.tasks.send_notification"
 SEND_DIGEST = "games.tasks.send_digest"
 
 
-def dispatch(task: str, *args: Any) -> bool:
-    """Queue the task named ``task``; False, with a warning, when the broker cannot
-    take it.
+def dispatch(task: str, *args: Any, countdown: float | None = None) -> bool:
+    """Queue the task named ``task`` (to run ``countdown`` seconds from now, if given);
+    False, with a warning, when the broker cannot take it.
 
     Every caller has already committed what the task is about (an outbox row still
     pending, a digest still waiting), and the sweep or the next run queues it again.
@@ -67,7 +67,7 @@ def dispatch(task: str, *args: Any) -> bool:
     folder, a refused connection, kombu's or redis's own errors) is only logged.
     """
     try:
-        current_app.tasks[task].delay(*args)
+        current_app.tasks[task].apply_async(args, countdown=countdown)
     except Exception as exc:
         logger.warning("could not queue %s%r, left for the sweep: %r", task, args, exc)
         return False

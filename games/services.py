@@ -26,6 +26,7 @@ from rbank_site.errors import ServiceError
 from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines
+from .bot_wake import wake_bots
 from .matches import settle_match
 from .models import SEATS, Game, Seat
 from .notifications import notify
@@ -170,6 +171,7 @@ def save(game: Game, engine: EngineGame) -> None:
             notify(kind, user=player, game=game)
         if game.match_id is not None:
             settle_match(game, engine)
+    wake_bots(game, engine)
 
 
 @logs_refusals("resign")

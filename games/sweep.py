@@ -14,11 +14,12 @@ import logging
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from rbank_site.logs import fields
 
+from .bot_wake import ANSWER_BOT_STALEMATE, PLAY_BOT_TURN
 from .deadlines import locked_playing_game, next_reminder
 from .models import Game, Notification
 from .notifications import SEND_DIGEST, SEND_NOTIFICATION, dispatch, notify
@@ -68,6 +69,27 @@ def remind(game_id: int, now: datetime | None = None) -> bool:
         return True
 
 
+#: A computer player that has not acted this long after its cue lost its task (a dead
+#: worker, a broker that was down): the sweep cues it again.
+BOT_STALLED = timedelta(minutes=2)
+
+
+def wake_stalled_bots(playing: QuerySet[Game], now: datetime) -> int:
+    """Queue again the turns and stalemate answers of computer players left waiting."""
+    stalled = playing.filter(updated_at__lte=now - BOT_STALLED)
+    bot = {"seats__user__profile__bot_level__gt": ""}
+    turns = stalled.filter(seats__letter=F("to_move"), **bot).values_list("pk", "version")
+    offers = (
+        stalled.filter(seats__offer__isnull=False)
+        .filter(pk__in=Game.objects.filter(seats__offer__isnull=True, **bot).values("pk"))
+        .values_list("pk", "version")
+    )
+    woken = sum(dispatch(PLAY_BOT_TURN, pk, version) for pk, version in turns[:SWEEP_BATCH])
+    return woken + sum(
+        dispatch(ANSWER_BOT_STALEMATE, pk, version) for pk, version in offers[:SWEEP_BATCH]
+    )
+
+
 def sweep(now: datetime | None = None) -> dict[str, int]:
     """One pass of the minute sweep: timeouts, reminders, and the e-mails whose next
     attempt is due (never sent, back-off over, or a claim whose lease ran out)."""
@@ -94,6 +116,7 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
     resent = sum(dispatch(SEND_NOTIFICATION, pk) for pk in emails)
     digests_resent = sum(dispatch(SEND_DIGEST, user_id) for user_id in digests)
     return {
+        "bots_woken": wake_stalled_bots(playing, now),
         "timed_out": timed_out,
         "reminded": reminded,
         "resent": resent,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import notifications, retention, sweep
+from . import bots, notifications, retention, sweep
 from .models import Notification
 
 
@@ -50,3 +50,15 @@ def prune_old_rows() -> dict[str, int]:
     """Once a day (beat): delete the e-mails done with and the idempotency keys older
     than settings.RETENTION_DAYS."""
     return retention.prune()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
+def play_bot_turn(game_id: int, version: int) -> str:
+    """A computer player's turn, if the game is still at ``version``."""
+    return bots.play_turn(game_id, version)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
+def answer_bot_stalemate(game_id: int, version: int) -> str:
+    """The computer players' answers to a stalemate offer, if the game is at ``version``."""
+    return bots.answer_stalemate(game_id, version)

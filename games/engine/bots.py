@@ -1,0 +1,261 @@
+"""Computer players at three strengths, which see only what their seat sees.
+
+Every decision is made on a *determinization* of the position: a copy in which every
+card the seat cannot see (hands, reserves under their top card, the other seats'
+wastes under their top card, face-down house cards) is dealt again at random from
+those same unseen cards, and V13's secret reshuffle key is replaced. The unseen
+cards are sorted before they are shuffled, so the copy, and so the decision, is a
+function of the seat's view and the bot's own random generator only: the real
+places of the hidden cards never reach it. (Which pack a card comes from is read
+from its back, which lies face up on a real table too.)
+
+- ``easy``: uniformly random among the legal moves: it learns the rules with you.
+- ``medium``: a priority player: foundation moves first, then what empties its
+  reserve, loads that burden an opponent, the turned card, spaces made to be filled
+  from the reserve; it turns a card only when nothing better is left.
+- ``strong``: a search player (determinized Monte-Carlo): each legal move is tried on
+  several determinizations, and the rest of the turn and the next seat's turn after
+  it are played out by the medium policy; the move whose play-outs leave the best
+  count difference wins.
+
+``choose(level, position, seat, rng)`` returns the move; ``stop_call`` and
+``accepts_stalemate`` decide the other questions a game asks a player.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from .cards import Card
+from .moves import (
+    CARD,
+    END,
+    FOUNDATION,
+    HOUSE,
+    OPP_RESERVE,
+    OPP_WASTE,
+    RESERVE,
+    TURN,
+    TURN_STOCK,
+    TURNED,
+    WASTE,
+    Move,
+)
+from .position import Position
+
+EASY: Final = "easy"
+MEDIUM: Final = "medium"
+STRONG: Final = "strong"
+LEVELS: Final = (EASY, MEDIUM, STRONG)
+
+#: Most steps a play-out takes before it is cut short (a turn rarely holds 60).
+PLAYOUT_STEPS: Final = 400
+
+
+def _hidden_piles(position: Position, seat: int) -> list[tuple[list[Card], int]]:
+    """Each pile that holds unseen cards, with how many of its cards (from the bottom)
+    ``seat`` cannot see, in a fixed order."""
+    piles: list[tuple[list[Card], int]] = []
+    for index, piles_of in enumerate(position.seats):
+        piles.append((piles_of.reserve_down, len(piles_of.reserve_down)))
+        piles.append((piles_of.reserve, max(0, len(piles_of.reserve) - 1)))
+        piles.append((piles_of.hand, len(piles_of.hand)))
+        if index != seat:
+            piles.append((piles_of.waste, max(0, len(piles_of.waste) - 1)))
+    piles.extend((pile, len(pile)) for pile in position.houses_down)
+    return piles
+
+
+def unseen(position: Position, seat: int) -> list[Card]:
+    """The cards ``seat`` cannot see, sorted: the same list for every position that
+    shows ``seat`` the same view."""
+    return sorted(card for pile, hidden in _hidden_piles(position, seat) for card in pile[:hidden])
+
+
+def determinize(position: Position, seat: int, rng: random.Random) -> Position:
+    """A copy of ``position`` with the cards ``seat`` cannot see dealt again at random."""
+    copy = position.copy()
+    cards = unseen(copy, seat)
+    rng.shuffle(cards)
+    at = 0
+    for pile, hidden in _hidden_piles(copy, seat):
+        pile[:hidden] = cards[at : at + hidden]
+        at += hidden
+    if copy.reshuffle_key is not None:  # V13: the order of future hands is secret too
+        copy.reshuffle_key = f"{rng.getrandbits(64):016x}"
+    return copy
+
+
+# ---------------------------------------------------------------- the medium policy
+
+
+def _moves_card_to_space(position: Position, move: Move) -> bool:
+    return move.dst == HOUSE and not position.houses[move.di]
+
+
+def priority(position: Position, move: Move) -> int:
+    """How much the medium player wants ``move`` (higher first)."""
+    if move.kind == TURN_STOCK:
+        return 45
+    if move.kind == TURN:
+        return 40
+    if move.kind == END:
+        return 5
+    if move.kind != CARD:
+        return 0
+    src, dst = move.src, move.dst
+    if dst == FOUNDATION:
+        return {RESERVE: 100, OPP_RESERVE: 99, OPP_WASTE: 98, WASTE: 96, TURNED: 94}.get(src, 90)
+    if dst in (OPP_RESERVE, OPP_WASTE):  # loading: a card of ours on an opponent's pile
+        return {RESERVE: 88, TURNED: 76, WASTE: 74}.get(src, 55)
+    if dst == WASTE:
+        return 10  # the discard, which ends the turn: the last resort
+    if src == RESERVE:
+        return 80 if not _moves_card_to_space(position, move) else 78
+    if src in (TURNED, WASTE, OPP_RESERVE, OPP_WASTE):
+        return 70 if not _moves_card_to_space(position, move) else 50
+    if src == HOUSE:
+        # Between houses: only to make a space the reserve can fill (no shuffling).
+        emptied = len(position.houses[move.si]) == 1 and bool(position.houses[move.di])
+        reserve = bool(position.mover.reserve)
+        return 60 if emptied and reserve else 0
+    return 0
+
+
+def medium_move(position: Position, rng: random.Random) -> Move:
+    legal = position.legal_moves()
+    best = max(priority(position, move) for move in legal)
+    return rng.choice([move for move in legal if priority(position, move) == best])
+
+
+def easy_move(position: Position, rng: random.Random) -> Move:
+    return rng.choice(position.legal_moves())
+
+
+# ----------------------------------------------------------------- the strong search
+
+
+def evaluate(position: Position, seat: int) -> float:
+    """``seat``'s standing: the others' counts less its own (R8.2's count: 2 for a
+    reserve card, 1 for a hand or waste card), a won game above everything."""
+    if position.is_over:
+        if position.winner == seat:
+            return 1000.0
+        if position.winner is not None:
+            return -1000.0
+    mine = position.seats[seat].count
+    others = [piles.count for index, piles in enumerate(position.seats) if index != seat]
+    return sum(others) / len(others) - mine + 0.25 * _spaces_for(position, seat)
+
+
+def _spaces_for(position: Position, seat: int) -> int:
+    """Empty houses, good for the seat to move only: the score of leaving them."""
+    spaces = sum(1 for pile in position.houses if not pile)
+    return spaces if position.to_move == seat else -spaces
+
+
+def playout(position: Position, seat: int, rng: random.Random, turns: int = 2) -> Position:
+    """Play ``position`` on with the medium policy until ``turns`` turns have ended
+    (the rest of ``seat``'s, then the next seat's), or the game does."""
+    start = position.turns
+    for _ in range(PLAYOUT_STEPS):
+        if position.is_over or position.turns - start >= turns:
+            break
+        position.push(medium_move(position, rng))
+    return position
+
+
+#: Determinizations the strong player tries each move on: about 0.1 s of one core for a
+#: whole turn (bench/bots.py prints the time per turn), well inside the 2 s budget.
+SAMPLES: Final = 6
+
+
+def strong_move(position: Position, seat: int, rng: random.Random, samples: int = SAMPLES) -> Move:
+    """The legal move whose play-outs, over ``samples`` determinizations, leave ``seat``
+    best placed; ties go to the medium player's preference. No clock is read: the
+    same view and generator give the same move."""
+    legal = position.legal_moves()
+    if len(legal) == 1:
+        return legal[0]
+    totals = [0.0] * len(legal)
+    for _ in range(samples):
+        world = determinize(position, seat, rng)
+        for index, move in enumerate(world.legal_moves()):  # the same list: seen cards only
+            after = world.copy()
+            after.push(move)
+            totals[index] += evaluate(playout(after, seat, rng), seat)
+    best = max(range(len(legal)), key=lambda i: (totals[i], priority(position, legal[i])))
+    return legal[best]
+
+
+# ------------------------------------------------------------------ the bots' face
+
+
+def choose(level: str, position: Position, seat: int, rng: random.Random) -> Move:
+    """The move ``level``'s bot plays for ``seat`` (the seat to move). It looks at a
+    determinization only: what it plays is a function of its view and ``rng``."""
+    if level not in LEVELS:
+        raise ValueError(f"no bot level {level!r}")
+    world = determinize(position, seat, rng)
+    if level == EASY:
+        move = easy_move(world, rng)
+    elif level == MEDIUM:
+        move = medium_move(world, rng)
+    else:
+        move = strong_move(world, seat, rng)
+    return _same_move(position, move)
+
+
+def _same_move(position: Position, move: Move) -> Move:
+    """``move`` as listed for ``position`` itself (equal, not merely alike)."""
+    for listed in position.legal_moves():
+        if listed == move:
+            return listed
+    raise AssertionError(f"{move} is not legal in the real position")
+
+
+def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[Move]:
+    """A whole turn for ``seat``: the bot's moves until its turn ends (on a copy)."""
+    copy = position.copy()
+    moves: list[Move] = []
+    while not copy.is_over and copy.to_move == seat and len(moves) < PLAYOUT_STEPS:
+        move = choose(level, copy, seat, rng)
+        copy.push(move)
+        moves.append(move)
+    return moves
+
+
+def stop_call(level: str, violations: Sequence[str | None], rng: random.Random) -> int | None:
+    """Classic games (R7.4): the move of the opponent's last turn to call Stop! on, from
+    the violations each move held (which a player sees by watching the turn), or None.
+    Strong always calls, medium usually, easy never."""
+    first = next((n for n, code in enumerate(violations, 1) if code is not None), None)
+    if first is None or level == EASY:
+        return None
+    if level == MEDIUM and rng.random() >= 0.75:
+        return None
+    return first
+
+
+def accepts_stalemate(position: Position, seat: int) -> bool:
+    """A stalemate offer is accepted when the game is blocked for the bot's seat or
+    when it would not lose by the count (R8.3: the lower count scores the difference)."""
+    mine = position.seats[seat].count
+    others = min(piles.count for index, piles in enumerate(position.seats) if index != seat)
+    return mine <= others
+
+
+__all__ = [
+    "EASY",
+    "LEVELS",
+    "MEDIUM",
+    "STRONG",
+    "accepts_stalemate",
+    "choose",
+    "determinize",
+    "stop_call",
+    "turn",
+    "unseen",
+]
