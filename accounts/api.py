@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -211,38 +211,3 @@ class TokenDetailApi(APIView):
     def delete(self, request: Request, token_id: int) -> Response:
         services.revoke_token(player_of(request), token_id)
         return Response(status=204)
-
-
-class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
-    username = fields.CharField()
-    display_name = fields.CharField()
-
-
-class PlayerListApi(ListApi):
-    @extend_schema(
-        parameters=[OpenApiParameter("search", str, required=False)],
-        examples=[
-            OpenApiExample(
-                "Players", value={"username": "bob", "display_name": "Bob"}, response_only=True
-            )
-        ],
-        responses={200: PlayerSerializer(many=True), **errors(400)},
-        summary="Players, to challenge by username",
-    )
-    def get(self, request: Request) -> Response:
-        users = User.objects.filter(is_active=True).select_related("profile").order_by("username")
-        search = request.query_params.get("search", "").strip().replace("\x00", "")
-        if search:
-            users = users.filter(username__istartswith=search)
-        return self.page(
-            request,
-            users,
-            lambda u: (
-                PlayerSerializer(
-                    {
-                        "username": u.get_username(),
-                        "display_name": getattr(getattr(u, "profile", None), "display_name", ""),
-                    }
-                ).data
-            ),
-        )

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.validators import RegexValidator
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
@@ -16,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.bots import level_of
 from games.engine import PRESETS, TEXT_PATTERN
 from games.engine import Game as EngineGame
 from rbank_site import fields
@@ -25,7 +27,7 @@ from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import NoBody, RequestBody
 
-from . import challenges, mail_play, rules_catalog, selectors, services, stalemate, stops
+from . import challenges, mail_play, ratings, rules_catalog, selectors, services, stalemate, stops
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 from .store import engine_game
@@ -525,6 +527,25 @@ class ChallengeSerializer(RequestBody):
         help_text="The most a time bank may hold; one below the initial bank is raised to it",
     )
     weekend_pause = fields.BooleanField(required=False, default=False)
+    rated = fields.BooleanField(
+        required=False,
+        default=True,
+        help_text="Whether the game changes the players' ratings (a computer's never moves)",
+    )
+    min_rating = fields.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=4000,
+        help_text="An open challenge: only players rated this or more (in its family) see it",
+    )
+    max_rating = fields.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=4000,
+        help_text="An open challenge: only players rated this or less see it",
+    )
     status = fields.CharField(read_only=True)
     game = fields.IntegerField(read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
@@ -555,6 +576,9 @@ class ChallengeOutSerializer(serializers.Serializer[dict[str, Any]]):
     bank_increment_days = fields.IntegerField()
     bank_cap_days = fields.IntegerField()
     weekend_pause = fields.BooleanField()
+    rated = fields.BooleanField()
+    min_rating = fields.IntegerField(allow_null=True)
+    max_rating = fields.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=Challenge.Status.values)
     game = fields.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
@@ -574,6 +598,9 @@ CHALLENGE = OpenApiExample(
         "options": {},
         "stop_mode": "referee",
         "match_target": None,
+        "rated": True,
+        "min_rating": None,
+        "max_rating": None,
         "status": "pending",
         "game": None,
         "created_at": "2026-11-22T09:00:00Z",
@@ -613,6 +640,9 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
             "match_target": challenge.match_target,
             **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
             "time_control": challenge.time_control,
+            "rated": challenge.rated,
+            "min_rating": challenge.min_rating,
+            "max_rating": challenge.max_rating,
             "status": challenge.status,
             "game": challenge.game_id,
             "created_at": challenge.created_at,
@@ -676,6 +706,9 @@ class ChallengeListApi(ListApi):
                 bank_cap_days=max(values["bank_cap_days"], values["bank_initial_days"]),
                 weekend_pause=values["weekend_pause"],
             ),
+            rated=values["rated"],
+            min_rating=values.get("min_rating"),
+            max_rating=values.get("max_rating"),
         )
         return Response(_challenge(challenge, user), status=201)
 
@@ -734,3 +767,140 @@ class ChallengeCancelApi(APIView):
         NoBody(data=request.data).is_valid(raise_exception=True)
         user = player_of(request)
         return Response(_challenge(challenges.cancel_challenge(challenge_id, user), user))
+
+
+class StandingSerializer(serializers.Serializer[dict[str, Any]]):
+    rating = fields.IntegerField(help_text="Glicko-2, rounded")
+    provisional = fields.BooleanField(help_text="Its deviation is still wide (shown with ?)")
+    games = fields.IntegerField(help_text="Rated games in this family")
+
+
+class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
+    username = fields.CharField()
+    display_name = fields.CharField()
+    computer = fields.CharField(
+        allow_null=True, help_text="A computer player's level (easy, medium, strong), or null"
+    )
+    ratings = serializers.DictField(
+        child=StandingSerializer(),
+        help_text="Rating family -> the player's rating in it (families they have played)",
+    )
+
+
+class RecordSerializer(serializers.Serializer[dict[str, Any]]):
+    family = fields.CharField()
+    rating = fields.IntegerField()
+    deviation = fields.IntegerField()
+    provisional = fields.BooleanField()
+    games = fields.IntegerField()
+    wins = fields.IntegerField()
+    losses = fields.IntegerField()
+    draws = fields.IntegerField()
+
+
+class PlayerProfileSerializer(PlayerSerializer):
+    records = RecordSerializer(many=True, help_text="Rating and record per family played")
+
+
+def _player(user: User) -> dict[str, Any]:
+    """A player with their ratings (``ratings`` prefetched with the user)."""
+    level = level_of(user)
+    families = ratings.FAMILY_NAMES if level else {r.family: r for r in user.ratings.all()}
+    rows = {r.family: r for r in user.ratings.all()}
+    return {
+        "username": user.get_username(),
+        "display_name": getattr(getattr(user, "profile", None), "display_name", ""),
+        "computer": level or None,
+        "ratings": {
+            family: asdict(ratings.standing(rows.get(family), user)) for family in families
+        },
+    }
+
+
+PLAYER = OpenApiExample(
+    "A player",
+    value={
+        "username": "bob",
+        "display_name": "Bob",
+        "computer": None,
+        "ratings": {"standard": {"rating": 1523, "provisional": False, "games": 31}},
+    },
+    response_only=True,
+)
+
+
+def _players() -> QuerySet[User]:
+    return (
+        User.objects.filter(is_active=True)
+        .select_related("profile")
+        .prefetch_related("ratings")
+        .order_by("username")
+    )
+
+
+class PlayerListApi(ListApi):
+    @extend_schema(
+        parameters=[OpenApiParameter("search", str, required=False)],
+        examples=[PLAYER],
+        responses={200: PlayerSerializer(many=True), **errors(400)},
+        summary="Players, to challenge by username, with their ratings",
+    )
+    def get(self, request: Request) -> Response:
+        users = _players()
+        search = request.query_params.get("search", "").strip().replace("\x00", "")
+        if search:
+            users = users.filter(username__istartswith=search)
+        return self.page(request, users, lambda u: PlayerSerializer(_player(u)).data)
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(
+        responses={200: PlayerProfileSerializer, **errors(404)},
+        summary="A player: ratings and record in each family of rules",
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = _players().filter(username__iexact=username).first()
+        if user is None:
+            raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {username!r}")
+        return Response(PlayerProfileSerializer(ratings.player_profile(user)).data)
+
+
+class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any]]):
+    username = fields.CharField()
+    display_name = fields.CharField()
+    rating = fields.IntegerField()
+    deviation = fields.IntegerField()
+    provisional = fields.BooleanField()
+    games = fields.IntegerField()
+    wins = fields.IntegerField()
+    losses = fields.IntegerField()
+    draws = fields.IntegerField()
+
+
+class LeaderboardApi(ListApi):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "family",
+                str,
+                required=False,
+                enum=sorted(ratings.FAMILY_NAMES),
+                description="The family of rules (default standard)",
+            )
+        ],
+        responses={200: LeaderboardRowSerializer(many=True), **errors(400)},
+        summary=f"The ladder: players with {ratings.LEADERBOARD_MIN_GAMES} rated games or more",
+    )
+    def get(self, request: Request) -> Response:
+        family = request.query_params.get("family", "standard")
+        if family not in ratings.FAMILY_NAMES:
+            raise ServiceError(
+                400, "BAD_REQUEST", f"family is one of {', '.join(sorted(ratings.FAMILY_NAMES))}"
+            )
+        return self.page(
+            request,
+            ratings.leaderboard(family),
+            lambda row: LeaderboardRowSerializer(ratings.ladder_row(row)).data,
+        )

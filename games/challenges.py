@@ -32,6 +32,7 @@ from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
 
+from . import ratings
 from .clocks import TimeControl
 from .dealing import announce, start_game
 from .matches import start_match
@@ -55,8 +56,13 @@ def create_challenge(
     stop_mode: str = StopMode.REFEREE,
     match_target: int | None = None,
     clock: TimeControl | None = None,
+    rated: bool = True,
+    min_rating: int | None = None,
+    max_rating: int | None = None,
 ) -> Challenge:
-    """Challenge a player by username, invite an e-mail address, or open a challenge."""
+    """Challenge a player by username, invite an e-mail address, or open a challenge
+    (rated or not; an open one may be for players rated from ``min_rating`` to
+    ``max_rating`` only)."""
     if sum((bool(opponent), bool(email), is_open)) != 1:
         raise ServiceError(
             400, "BAD_REQUEST", "give exactly one of: opponent (a username), email, or open"
@@ -80,6 +86,10 @@ def create_challenge(
         raise ServiceError(
             400, "BAD_REQUEST", f"stop_mode must be one of: {', '.join(StopMode.values)}"
         )
+    if (min_rating is not None or max_rating is not None) and not is_open:
+        raise ServiceError(400, "BAD_REQUEST", "only an open challenge has a rating range")
+    if min_rating is not None and max_rating is not None and min_rating > max_rating:
+        raise ServiceError(400, "BAD_REQUEST", "min_rating is above max_rating")
     if match_target is not None and not 1 <= match_target <= 10_000:
         raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
     clock = clock or TimeControl()
@@ -106,7 +116,11 @@ def create_challenge(
             rule_options=rule_options,
             stop_mode=stop_mode,
             match_target=match_target,
+            rated=rated,
+            min_rating=min_rating,
+            max_rating=max_rating,
         )
+        challenge.rating_family = ratings.FAMILIES[challenge.game_rules().family]
         challenge.set_clock(clock)
         challenge.save()
         ChallengeSeat.objects.bulk_create(
@@ -210,6 +224,12 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
         _pending(challenge)
+        if not ratings.within(challenge, user):
+            raise ServiceError(
+                409,
+                "RATING_OUT_OF_RANGE",
+                f"this challenge is for players rated {ratings.range_words(challenge)}",
+            )
         accepted = challenge.accepted
         if user in accepted:
             raise ServiceError(
@@ -232,6 +252,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
+                rated=challenge.rated,
             )
             game = match.games.get()
         else:
@@ -241,6 +262,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 rule_options=challenge.rule_options,
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
+                rated=challenge.rated,
             )
         announce(game)
         challenge.status = Challenge.Status.ACCEPTED
@@ -292,12 +314,13 @@ def cancel_challenge(challenge_id: int, user: User) -> Challenge:
 
 
 def challenges_for(user: User) -> QuerySet[Challenge]:
-    """Challenges the user sent or received, and open ones by others, newest first."""
+    """Challenges the user sent or received, and open ones by others whose rating range
+    holds the user's rating, newest first."""
     return (
         Challenge.objects.filter(
             Q(challenger=user)
             | Q(seats__user=user)
-            | Q(is_open=True, status=Challenge.Status.PENDING)
+            | (Q(is_open=True, status=Challenge.Status.PENDING) & ratings.in_range(user))
         )
         .distinct()
         .select_related("challenger")

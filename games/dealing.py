@@ -28,6 +28,7 @@ def start_game(
     match: Match | None = None,
     clock: TimeControl | None = None,
     starter: int | None = None,
+    rated: bool = False,
 ) -> Game:
     """Deal a new game between ``players``, seated A, B (and C, G3) in that order. The
     seed stays secret until the game ends. ``starter`` names the seat to start (V3
@@ -43,6 +44,7 @@ def start_game(
         match=match,
         seed=str(seed),
         seed_hash=seed_commitment(seed),
+        rated=match.rated if match is not None else rated,
     )
     seats = game.game_rules().seats
     if seats != len(players):

@@ -77,6 +77,19 @@ class NewGameForm(forms.Form):
         label="Match to (points)",
         help_text="Leave empty for a single game.",
     )
+    rated = forms.BooleanField(
+        required=False, initial=True, label="Rated: the result changes both players' ratings"
+    )
+    min_rating = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=4000,
+        label="Open challenge: lowest rating",
+        help_text="Only players rated within the range see an open challenge.",
+    )
+    max_rating = forms.IntegerField(
+        required=False, min_value=0, max_value=4000, label="Open challenge: highest rating"
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -23,6 +23,7 @@ def start_match(
     rule_options: dict[str, Any] | None = None,
     stop_mode: str = StopMode.REFEREE,
     clock: TimeControl | None = None,
+    rated: bool = False,
 ) -> Match:
     """R8.7: a match and its first game; every game of it has the same rules and clock."""
     match = Match(
@@ -30,6 +31,7 @@ def start_match(
         rules=rules,
         rule_options=rule_options or {},
         stop_mode=stop_mode,
+        rated=rated,
     )
     match.set_clock(clock or TimeControl())
     match.save()

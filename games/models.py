@@ -192,6 +192,8 @@ class Match(Seated, RulesFields, TimeControlFields):
 
     target = models.PositiveIntegerField(default=300)
     winner = models.CharField(max_length=1, blank=True)
+    #: Whether its games change the players' ratings (each game is rated on its own).
+    rated = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -251,6 +253,8 @@ class Game(Seated, RulesFields, TimeControlFields):
     winner = models.CharField(max_length=1, blank=True)
     #: The seat that resigned or ran out of time (R8.6), or "".
     forfeiter = models.CharField(max_length=1, blank=True)
+    #: Whether its end changes the players' ratings (``games.ratings``).
+    rated = models.BooleanField(default=False)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
@@ -329,6 +333,35 @@ class Seat(SeatFields):
 SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
 
 
+class Rating(models.Model):
+    """A player's Glicko-2 rating in one family of rules (``games.ratings``), and their
+    record of rated games in it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    #: ``games.ratings.FAMILIES``: standard, one-pack, three-player, foster.
+    family = models.CharField(max_length=16)
+    rating = models.FloatField(default=1500.0)
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+    #: When the last rated game ended: the deviation grows with the time since.
+    rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "family"], name="unique_rating_family"),
+        ]
+        indexes = [models.Index(fields=["family", "rating"])]  # the leaderboard
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.family} {self.rating:.0f}"
+
+
 class IdempotentRequest(models.Model):
     """A write with an ``Idempotency-Key`` (``games/writes.py``): a retry gets the
     stored answer, and nothing is done again."""
@@ -367,6 +400,13 @@ class Challenge(RulesFields, TimeControlFields):
     token = models.CharField(max_length=64, unique=True)
     #: Play a match to this many points (R8.7), or a single game when null.
     match_target = models.PositiveIntegerField(null=True, blank=True)
+    #: Whether its games change the players' ratings (``games.ratings``).
+    rated = models.BooleanField(default=True)
+    #: An open challenge's rating range: only players whose rating in its family
+    #: (``games.ratings.FAMILIES``) lies within it see it and may accept it.
+    min_rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_rating = models.PositiveSmallIntegerField(null=True, blank=True)
+    rating_family = models.CharField(max_length=16, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

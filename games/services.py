@@ -30,6 +30,7 @@ from .bot_wake import wake_bots
 from .matches import settle_match
 from .models import SEATS, Game, Seat
 from .notifications import notify
+from .ratings import rate_game
 from .store import engine_game, keep
 
 logger = logging.getLogger(__name__)
@@ -169,6 +170,7 @@ def save(game: Game, engine: EngineGame) -> None:
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in game.players:
             notify(kind, user=player, game=game)
+        rate_game(game, engine)
         if game.match_id is not None:
             settle_match(game, engine)
     wake_bots(game, engine)

@@ -8,6 +8,9 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("rules/", views.rules, name="rules"),
     path("challenges/new/", views.new_challenge, name="challenge-new"),
+    path("computer/", views.play_computer, name="play-computer"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", views.player, name="player"),
     *(
         path(
             f"challenges/<int:challenge_id>/{action}/",

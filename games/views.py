@@ -20,12 +20,13 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import invitations
+from accounts.bots import BOT_PLAYERS
 from accounts.services import has_account
+from games.engine import PRESETS, seed_commitment, view
 from games.engine import Game as EngineGame
-from games.engine import seed_commitment, view
 from rbank_site.errors import ServiceError
 
-from . import challenges, mail_play, poll, rules_catalog, selectors, services, stops
+from . import challenges, mail_play, poll, ratings, rules_catalog, selectors, services, stops
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -66,6 +67,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
     user = _user(request)
     games = list(selectors.my_games(user, filter_="active"))
+    ratings.annotate(games)
     rows = [(game, game.seat_of(user.pk)) for game in games]
     pending = challenges.challenges_for(user).filter(status=Challenge.Status.PENDING)
     context = {
@@ -85,6 +87,12 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
         # G3: three-player challenges this player accepted, waiting for the third.
         "joined": [c for c in pending if user in c.accepted],
         "form": form,
+        "computers": [
+            (level, name, ratings.BOT_RATINGS[level]) for level, (name, _) in BOT_PLAYERS.items()
+        ],
+        "presets": [preset["name"] for preset in rules_catalog.presets()],
+        "near": ratings.near(user, "standard") if not games else [],
+        "my_standing": ratings.standings([user], "standard")[user.pk],
     }
     return render(request, "games/lobby.html", context, status=status)
 
@@ -110,12 +118,17 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             stop_mode=data["stop_mode"],
             match_target=data["match_target"],
             clock=form.time_control(),
+            rated=data["rated"],
+            min_rating=data["min_rating"] if not opponent else None,
+            max_rating=data["max_rating"] if not opponent else None,
         )
     except ServiceError as exc:
         # A refusal is the form again, beside the field it is about; never the refusal's
         # own status (a 404 for an unknown player would read as "no such page").
         form.add_error(_refused_field(exc, data, _user(request).get_username()), exc.message)
         return _lobby(request, form, status=400)
+    if challenge.game_id is not None:  # a computer took it up at once
+        return redirect("game", game_id=challenge.game_id)
     if challenge.email:
         messages.success(request, f"Invitation sent to {challenge.email}.")
     elif challenge.is_open:
@@ -187,8 +200,10 @@ def _game_context(
         board.can_end |= "E" in slips
     indexes = [] if engine.last_turn is None else list(engine.last_turn.indexes)
     offer = game.stalemate_offer
+    ratings.annotate([game])
     return {
         "game": game,
+        "standings": {letter: str(st) for letter, st in game.standings.items()},  # type: ignore[attr-defined]
         "state": state,
         "board": board,
         "seat": game.letters[seat],
@@ -483,6 +498,60 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 # ------------------------------------------------------------------------ other pages
+
+
+@login_required
+@require_POST
+def play_computer(request: HttpRequest) -> HttpResponse:
+    """The lobby's "Play the computer": a challenge the computer takes up at once."""
+    level, preset = request.POST.get("level", ""), request.POST.get("rules", "pagat")
+    if level not in BOT_PLAYERS:
+        messages.error(request, "Choose the computer's strength: easy, medium or strong.")
+        return redirect("lobby")
+    # Three seats: the level chosen, and a second computer of another level.
+    other = "medium" if level != "medium" else "easy"
+    three = preset in PRESETS and PRESETS[preset].seats == 3
+    try:
+        challenge = challenges.create_challenge(
+            _user(request),
+            opponent=BOT_PLAYERS[level][0],
+            second_opponent=BOT_PLAYERS[other][0] if three else None,
+            rules=preset,
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    assert challenge.game_id is not None
+    return redirect("game", game_id=challenge.game_id)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    family = request.GET.get("family", "standard")
+    if family not in ratings.FAMILY_NAMES:
+        family = "standard"
+    rows = [ratings.ladder_row(row) for row in ratings.leaderboard(family)[:100]]
+    context = {
+        "family": family,
+        "families": ratings.FAMILY_NAMES.items(),
+        "rows": rows,
+        "min_games": ratings.LEADERBOARD_MIN_GAMES,
+    }
+    return render(request, "games/leaderboard.html", context)
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    user = (
+        User.objects.filter(username__iexact=username, is_active=True)
+        .select_related("profile")
+        .prefetch_related("ratings")
+        .first()
+    )
+    if user is None:
+        raise Http404("no such player")
+    profile = ratings.player_profile(user)
+    for record in profile["records"]:
+        record["name"] = ratings.FAMILY_NAMES[record["family"]]
+    return render(request, "games/player.html", {"player": profile, "the_user": user})
 
 
 def rules(request: HttpRequest) -> HttpResponse:

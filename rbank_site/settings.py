@@ -249,9 +249,9 @@ ANYMAIL = {
 
 #: Seconds a computer player waits before it plays, drawn between these two (a person
 #: does not answer at once; nor does a game by correspondence need it to).
-BOT_PAUSE_SECONDS = tuple(
-    float(x) for x in os.environ.get("BOT_PAUSE_SECONDS", "3,12").split(",")
-)[:2]
+BOT_PAUSE_SECONDS = tuple(float(x) for x in os.environ.get("BOT_PAUSE_SECONDS", "3,12").split(","))[
+    :2
+]
 
 
 # The cache (API throttling counts, the game pages' idle polls): Redis when REDIS_URL

@@ -33,7 +33,9 @@ urlpatterns = [
         accounts_api.TokenDetailApi.as_view(),
         name="api-token",
     ),
-    path("api/v1/players/", accounts_api.PlayerListApi.as_view(), name="api-players"),
+    path("api/v1/players/", api.PlayerListApi.as_view(), name="api-players"),
+    path("api/v1/players/<str:username>/", api.PlayerDetailApi.as_view(), name="api-player"),
+    path("api/v1/leaderboard/", api.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("api/v1/rules/", api.RulesCatalogApi.as_view(), name="api-rules"),
     path("api/v1/challenges/", api.ChallengeListApi.as_view(), name="api-challenges"),
     *(

@@ -11,5 +11,18 @@ register = template.Library()
 
 @register.filter
 def opponents(game: Game, seat: int | None) -> str:
-    """The usernames of everyone in ``game`` but ``seat``: ``bob`` or ``bob and carol``."""
-    return " and ".join(name for other, name in enumerate(game.names().values()) if other != seat)
+    """The usernames of everyone in ``game`` but ``seat``: ``bob`` or ``bob and carol``,
+    each with their rating (``bob (1523)``) when the view read them (``game.standings``:
+    seat letter -> standing)."""
+    standings = getattr(game, "standings", {})
+    return " and ".join(
+        name + (f" ({standings[letter]})" if letter in standings else "")
+        for other, (letter, name) in enumerate(game.names().items())
+        if other != seat
+    )
+
+
+@register.filter
+def at(mapping: dict[str, object], key: str) -> object:
+    """``mapping[key]``, or "" when it has no such key."""
+    return mapping.get(key, "")
