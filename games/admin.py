@@ -28,6 +28,7 @@ from .models import (
     Match,
     MatchSeat,
     Notification,
+    Rating,
     Seat,
 )
 from .selectors import export_game, game_record
@@ -183,3 +184,13 @@ class NotificationAdmin(ReadOnlyAdmin):
     @admin.display(description="game")
     def game_link(self, row: Notification) -> SafeString | str:
         return link(row.game)
+
+
+@admin.register(Rating)
+class RatingAdmin(ReadOnlyAdmin):
+    """Ratings move only when a rated game ends (games.ratings): read-only here."""
+
+    list_display = ["id", "user", "family", "rating", "deviation", "games", "wins", "losses"]
+    list_filter = ["family"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]

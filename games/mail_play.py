@@ -93,7 +93,8 @@ def read_address(address: str) -> ReplyAddress | BounceAddress | Tampered | None
     if match := _BOUNCE_LOCAL.fullmatch(local):
         row, signature = match.groups()
         bounce = BounceAddress(int(row))
-        ok = constant_time_compare(_signature(BOUNCE, str(bounce.notification_id)), signature)
+        expected = _signature(BOUNCE, str(bounce.notification_id))
+        ok = constant_time_compare(expected, signature.lower())
         return bounce if ok else Tampered(address)
     if local.lower().startswith((f"{PLAY}+", f"{BOUNCE}+")):
         return Tampered(address)
@@ -123,7 +124,6 @@ def menu(game: Game, engine: EngineGame, seat: int) -> dict[str, Any]:
     address for this version, the legal moves when it is the seat's turn, the Stop!
     calls it may make, and a stalemate offer to answer."""
     my_turn = not engine.is_over and engine.to_move == seat
-    offer = engine.stalemate_offer
     last = engine.last_turn
     can_stop = my_turn and engine.can_call_stop(seat)
     return {
@@ -136,10 +136,10 @@ def menu(game: Game, engine: EngineGame, seat: int) -> dict[str, Any]:
             if can_stop and last is not None
             else []
         ),
-        "answer_offer": bool(offer) and seat not in offer and not engine.is_over,
+        "answer_offer": engine.may_answer_stalemate(seat),
         "houses": f"H1-H{engine.rules.houses}",
         "foundations": f"F1-F{engine.rules.foundations}" if engine.rules.foundations else "",
-        "can_offer": not engine.is_over and not offer,
+        "can_offer": engine.may_offer_stalemate(seat),
         "over": engine.is_over,
     }
 

@@ -44,14 +44,15 @@ def answer_stalemate(
         game, seat = lock_for_player(game_id, user)
         check_version(game, expected_version)
         engine = playing_engine(game)
-        offerer = engine.stalemate_offer[:1]
+        agreed = engine.stalemate_offer  # the offerer, and any seat that agreed (G3)
         answer = engine.agree_stalemate if accept else engine.decline_stalemate
         act(game, lambda: answer(seat))
         logger.info(
             "stalemate answered %s", fields(game=game.pk, seat=game.letters[seat], accept=accept)
         )
         save(game, engine)
-        if not accept and offerer:
-            # The offerer hears of it (an accepted offer ends the game, which tells all).
-            notify("stalemate_declined", user=game.user_at(offerer[0]), game=game)
+        if not accept:
+            # Those who agreed hear of it (an accepted offer ends the game, which tells all).
+            for other in agreed:
+                notify("stalemate_declined", user=game.user_at(other), game=game)
         return game

@@ -2,10 +2,10 @@
 
 The first line that is not blank holds the command: moves in the notation
 (``R-H3 H2-F1 T C-W``; commas are spaces too, case does not matter, and the moves may
-go on over the next lines), or one word: ``resign``, ``stalemate`` (to offer one),
-``accept`` or ``decline`` (an offer), ``stop 3`` or ``stop 3 H2-F5`` (Stop! on move 3
-of the opponent's last turn, in a classic game, naming the compulsory move when
-several fit), ``help``. Whatever follows the command is not read.
+go on over the next lines, up to a blank line), or one word: ``resign``,
+``stalemate`` (to offer one), ``accept`` or ``decline`` (an offer), ``stop 3`` or
+``stop 3 H2-F5`` (Stop! on move 3 of the opponent's last turn, in a classic game,
+naming the compulsory move when several fit), ``help``. Whatever follows the command is not read.
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ def _is_move(token: str) -> bool:
 
 
 def read_command(text: str) -> Command:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if not lines:
+    lines = [line.strip() for line in text.strip().splitlines()]
+    if not lines or not lines[0]:
         return Unreadable("your reply had no text of its own above the quoted e-mail")
     first = lines[0][:200]
     tokens = _tokens(first)
@@ -90,6 +90,8 @@ def read_command(text: str) -> Command:
     moves: list[str] = []
     for line in lines:
         tokens = _tokens(line)
+        if not tokens:
+            break  # a blank line ends the moves
         if not all(_is_move(token) for token in tokens):
             if moves:
                 break  # the moves are over: what follows is not read
@@ -100,7 +102,8 @@ def read_command(text: str) -> Command:
 
 
 def _stop(tokens: list[str], line: str) -> Command:
-    if len(tokens) not in (2, 3) or not tokens[1].isdigit() or int(tokens[1]) < 1:
+    number = tokens[1] if len(tokens) > 1 else ""
+    if len(tokens) not in (2, 3) or not (number.isascii() and number.isdigit()) or int(number) < 1:
         return Unreadable("write stop, then the number of the move (stop 3, or stop 3 H2-F5)", line)
     if len(tokens) == 3 and not _is_move(tokens[2]):
         return Unreadable(f"{tokens[2][:20]!r} is not a move in the notation", line)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
@@ -35,7 +36,7 @@ from rbank_site.logs import fields
 
 from .commands import Command, Moves, Stop, Unreadable, Word, read_command
 from .models import InboundMail
-from .reading import Letter, read
+from .reading import Letter, Malformed, own_text, read
 from .receiving import HANDLE_INBOUND
 
 logger = logging.getLogger(__name__)
@@ -87,11 +88,15 @@ def handle(inbound_id: int) -> str:
     if claimed_at is None:
         return ""
     try:
+        # Read before the transaction: parsing is bounded (reading.TEXT_LIMIT), but no
+        # lock need wait on it.
+        row = InboundMail.objects.get(pk=inbound_id)
+        reading = prepare(row)
         with transaction.atomic():
             row = InboundMail.objects.select_for_update().get(pk=inbound_id)
             if row.status != InboundMail.Status.HANDLING or row.claimed_at != claimed_at:
                 return ""  # the claim ran out and another worker has the row
-            result = act_on(row)
+            result = act_on(row, reading)
             InboundMail.objects.filter(pk=row.pk).update(
                 status=InboundMail.Status.DONE,
                 outcome=result.outcome,
@@ -113,6 +118,26 @@ def handle(inbound_id: int) -> str:
     return result.outcome
 
 
+@dataclass(frozen=True)
+class Reading:
+    """A message as read: its headers, and its command when it may hold one."""
+
+    letter: Letter | None  # None: the message cannot be read at all
+    command: Command | None
+    why: str = ""
+
+
+def prepare(row: InboundMail) -> Reading:
+    raw = bytes(row.raw)
+    try:
+        letter = read(raw, row.envelope_from if row.source == "smtp" else None)
+        machine = letter.bounce is not None or letter.automatic
+        command = None if machine else read_command(own_text(raw))
+    except Malformed as error:
+        return Reading(None, None, str(error))
+    return Reading(letter, command)
+
+
 def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
     """A bug, or a message that breaks a library: tried again later, then given up."""
     logger.exception("mail handling failed %s", fields(id=inbound_id, error=repr(error)[:200]))
@@ -128,20 +153,23 @@ def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> 
     )
 
 
-def act_on(row: InboundMail) -> Result:
-    """Read the message and do what it may do (inside the caller's transaction)."""
-    letter = read(bytes(row.raw), row.envelope_from if row.source == "smtp" else None)
+def act_on(row: InboundMail, reading: Reading) -> Result:
+    """Do what the message may do (inside the caller's transaction)."""
+    letter, command = reading.letter, reading.command
+    if letter is None:
+        return Result(Outcome.MALFORMED, reading.why)
     addressed = read_address(row.recipient) if row.recipient else None
     if letter.bounce is not None:
         return _bounce(letter, addressed)
-    if letter.automatic:
+    if letter.automatic or command is None:
         return Result(Outcome.AUTOMATIC, letter.automatic)
     if addressed is None or isinstance(addressed, BounceAddress):
         return Result(Outcome.UNKNOWN, "not a reply address")
     if not isinstance(addressed, ReplyAddress):
         return Result(Outcome.TAMPERED, f"bad signature: {row.recipient}")
-    if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication == "fail":
-        return Result(Outcome.UNAUTHENTICATED, "Authentication-Results: fail")
+    if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication != "pass":
+        why = f"Authentication-Results of {settings.MAIL_AUTHSERV_ID}: {letter.authentication}"
+        return Result(Outcome.UNAUTHENTICATED, why)
     game = Game.objects.prefetch_related(SEATS).filter(pk=addressed.game_id).first()
     if game is None or addressed.seat not in game.letters:
         return Result(Outcome.UNKNOWN, f"no game {addressed.game_id} seat {addressed.seat}")
@@ -149,7 +177,12 @@ def act_on(row: InboundMail) -> Result:
     if player is None or not verified_address(player, letter.sender):
         _answer_stranger(letter, game)
         return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
-    result = carry_out(read_command(letter.text), game, player, addressed.version)
+    result = carry_out(command, game, player, addressed.version)
+    if isinstance(command, Unreadable) and _helped_already(row):
+        # One answer to an unreadable reply a reply address: an auto-responder that
+        # answers every e-mail, headers or not, gets no conversation going.
+        result.detail += " (answered already)"
+        return result
     notify(
         "mail_answer",
         user=player,
@@ -161,6 +194,17 @@ def act_on(row: InboundMail) -> Result:
         **result.answer,
     )
     return result
+
+
+def _helped_already(row: InboundMail) -> bool:
+    """Whether an unreadable message from the same sender to the same reply address was
+    answered before (an asked-for ``help`` has the detail "help")."""
+    earlier = (
+        InboundMail.objects.filter(recipient=row.recipient, sender=row.sender, outcome=Outcome.HELP)
+        .exclude(pk=row.pk)
+        .exclude(detail="help")
+    )
+    return earlier.exists()
 
 
 def carry_out(command: Command, game: Game, player: User, version: int) -> Result:
@@ -218,9 +262,14 @@ def _reply_subject(subject: str) -> str:
 
 
 def _answer_stranger(letter: Letter, game: Game) -> None:
-    """One short answer a day to a sender who is not the seat's player: nothing was
-    played (never an answer to a machine, which ``act_on`` left out before)."""
-    if not letter.sender:
+    """One short answer a day to a sender who is not the seat's player but has an
+    account here (the player's friend, or the player from another of their addresses):
+    nothing was played. An address nobody has verified gets nothing: a forged sender
+    must not make this server write to its victims."""
+    if (
+        not letter.sender
+        or not EmailAddress.objects.filter(email__iexact=letter.sender, verified=True).exists()
+    ):
         return
     since = timezone.now() - STRANGER_ANSWER_EVERY
     told = Notification.objects.filter(
@@ -231,24 +280,28 @@ def _answer_stranger(letter: Letter, game: Game) -> None:
             "mail_stranger",
             email=letter.sender,
             game_number=game.pk,
-            subject=_reply_subject(letter.subject),
             in_reply_to=letter.message_id,
         )
 
 
 def _bounce(letter: Letter, addressed: object) -> Result:
-    """A delivery report: a permanent failure marks the address failing."""
+    """A delivery report. Only one that comes to the signed bounce address of an
+    e-mail we sent, about that e-mail's address, marks the address failing: anyone can
+    write a delivery report about anyone."""
     bounce = letter.bounce
     assert bounce is not None
-    address = bounce.recipient
-    if not address and isinstance(addressed, BounceAddress):
+    sent = None
+    if isinstance(addressed, BounceAddress):
         sent = Notification.objects.filter(pk=addressed.notification_id).first()
-        address = sent.email if sent is not None else ""
-    if bounce.permanent and address:
-        mail_bounced(address, bounce.reason)
-        logger.warning("mail bounced %s", fields(address=address, reason=bounce.reason))
+    if sent is None:
+        return Result(Outcome.BOUNCE, f"not at a bounce address of ours: {bounce.reason}")
+    if bounce.recipient and bounce.recipient != sent.email.lower():
+        return Result(Outcome.BOUNCE, f"about {bounce.recipient}, not {sent.email}")
+    if bounce.permanent:
+        mail_bounced(sent.email, bounce.reason)
+        logger.warning("mail bounced %s", fields(address=sent.email, reason=bounce.reason))
     permanence = "permanent" if bounce.permanent else "temporary"
-    return Result(Outcome.BOUNCE, f"{address or '?'} {permanence}: {bounce.reason}")
+    return Result(Outcome.BOUNCE, f"{sent.email} {permanence}: {bounce.reason}")
 
 
 def sweep() -> int:

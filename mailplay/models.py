@@ -47,6 +47,7 @@ class InboundMail(models.Model):
         AUTOMATIC = "automatic"  # an auto-reply, a list, a receipt: never answered
         BOUNCE = "bounce"  # a delivery report: the address may be marked failing
         THROTTLED = "throttled"  # over the sender's hourly limit (webhook only)
+        MALFORMED = "malformed"  # cannot be read at all
 
     source = models.CharField(max_length=16)  # "smtp", or the provider ("mailgun")
     #: The Message-ID header (without its angle brackets), "" when the message had none.

@@ -12,6 +12,7 @@ read as UTF-8 with replacement characters rather than refused.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
@@ -29,6 +30,19 @@ REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
 #: common auto-responders add), and ``Precedence`` values that do.
 _AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Autoresponder", "List-Id")
 _AUTOMATIC_PRECEDENCE = frozenset({"bulk", "junk", "list", "auto_reply"})
+#: How the common auto-responders begin their subjects (those that add no header).
+_AUTOMATIC_SUBJECTS = (
+    "out of office",
+    "automatic reply",
+    "auto:",
+    "autoreply",
+    "auto-reply",
+    "réponse automatique",
+    "absence",
+    "abwesenheitsnotiz",
+    "automatische antwort",
+    "respuesta automática",
+)
 #: Senders no person reads: never answered, whatever the rest of the message says.
 _MACHINE_SENDERS = frozenset({"mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply"})
 #: Trace headers each relay adds: left out of a message's digest, so a copy that came
@@ -59,8 +73,6 @@ class Letter:
     bounce: Bounce | None
     #: "pass", "fail" or "none": what the receiving side's Authentication-Results say.
     authentication: str
-    #: The player's own new text: no quoted history, no signature.
-    text: str
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -87,20 +99,31 @@ def message_id(message: Message) -> str:
 
 
 def digest(raw: bytes) -> str:
-    """SHA-256 of the message without its trace headers."""
-    message = message_from_bytes(raw, policy=policy.compat32)
-    kept = [(name, str(value)) for name, value in message.items() if name.lower() not in _TRACE]
-    head = "\n".join(f"{name}: {' '.join(value.split())}" for name, value in kept)
-    _, _, body = raw.partition(b"\r\n\r\n") if b"\r\n\r\n" in raw else raw.partition(b"\n\n")
-    return hashlib.sha256(head.encode(errors="replace") + b"\n\n" + body).hexdigest()
+    """SHA-256 of the message without its trace headers (read as raw header lines, so
+    that no message is too strange to be told apart from another)."""
+    raw = raw.replace(b"\r\n", b"\n")
+    head, _, body = raw.partition(b"\n\n")
+    fields: list[bytes] = []
+    for line in head.split(b"\n"):
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1] += b" " + line.strip()  # a folded header goes on
+        else:
+            fields.append(line.strip())
+    kept = [
+        f
+        for f in fields
+        if f.partition(b":")[0].strip().lower().decode(errors="replace") not in _TRACE
+    ]
+    return hashlib.sha256(b"\n".join(kept) + b"\n\n" + body).hexdigest()
 
 
 def recipients_of(message: Message, envelope: list[str]) -> tuple[str, ...]:
-    named = [
-        address
-        for name in ("Delivered-To", "X-Original-To", "To", "Cc")
-        for _, address in getaddresses(message.get_all(name, []) or [])
-    ]
+    named = []
+    for name in ("Delivered-To", "X-Original-To", "To", "Cc"):
+        try:
+            named += [address for _, address in getaddresses(message.get_all(name, []) or [])]
+        except (ValueError, IndexError, TypeError):  # a header the parser cannot make out
+            continue
     return tuple(dict.fromkeys(a.strip().lower() for a in [*envelope, *named] if a))
 
 
@@ -115,6 +138,9 @@ def automatic(message: Message, envelope_from: str | None) -> str:
     precedence = header(message, "Precedence").lower()
     if precedence in _AUTOMATIC_PRECEDENCE:
         return f"Precedence: {precedence}"
+    subject = header(message, "Subject").lower()
+    if subject.startswith(_AUTOMATIC_SUBJECTS):
+        return f"Subject: {subject[:40]}"
     if message.get_content_type() == "multipart/report":
         return f"a report ({message.get_param('report-type') or 'unknown'})"
     if address_of(header(message, "From")).partition("@")[0] in _MACHINE_SENDERS:
@@ -190,24 +216,27 @@ def _decoded(part: Message) -> str:
         return payload.decode("utf-8", errors="replace")
 
 
-_BLOCKS = ("p", "div", "li", "tr", "table", "h1", "h2", "h3", "h4", "pre", "blockquote")
+#: Bounds on what is parsed: a reply's command is in its first lines, and a parser's
+#: cost must not grow with what a hostile message puts after them.
+HTML_LIMIT = 100_000
+TEXT_LIMIT = 4_000
 
 
 def html_text(html: str) -> str:
-    """An HTML body as the text it shows, quoted history (blockquotes) left out."""
+    """An HTML body as the text it shows, quoted history (blockquotes and the reply
+    programs' quote markers) left out; each block and line break on its own line."""
+    # Line breaks as text first (one pass over the string, where Beautiful Soup would
+    # take one pass per tag replaced), so that an empty line still ends the moves.
+    html = re.sub(r"<br\s*/?>", "\n", html[:HTML_LIMIT], flags=re.IGNORECASE)
     soup = BeautifulSoup(html, "html.parser")
     for tag in soup(["script", "style", "head", "blockquote"]):
         tag.decompose()
-    for tag in soup.select(".gmail_quote, #divRplyFwdMsg, #appendonsend, .moz-cite-prefix"):
-        # The reply programs' own markers of where the quoted message starts.
-        for later in list(tag.find_all_next()):
+    for marker in soup.select(".gmail_quote, #divRplyFwdMsg, #appendonsend, .moz-cite-prefix"):
+        # Where the quoted message starts: it and everything after it go.
+        for later in list(marker.find_all_next()):
             later.decompose()
-        tag.decompose()
-    for br in soup.find_all("br"):
-        br.replace_with("\n")
-    for block in soup.find_all(_BLOCKS):
-        block.insert_after("\n")
-    return soup.get_text()
+        marker.decompose()
+    return soup.get_text("\n")
 
 
 def body_text(message: EmailMessage) -> str:
@@ -224,26 +253,43 @@ def body_text(message: EmailMessage) -> str:
 
 
 def new_text(text: str) -> str:
-    """What the player wrote in this reply, without what it quotes or its signature."""
+    """What the player wrote in this reply, without what it quotes or its signature.
+    Runs of blanks and of empty lines are folded and only the first ``TEXT_LIMIT``
+    characters are read: the reply parser's time grows fast with such runs."""
+    text = re.sub(r"[ \t\r\f\v]+", " ", text)
+    text = re.sub(r"\n( ?\n)+", "\n\n", text)[:TEXT_LIMIT]
     replies = EmailReplyParser(languages=list(REPLY_LANGUAGES)).read(text).replies
     return replies[0].body if replies else ""
+
+
+class Malformed(ValueError):
+    """A message Python's e-mail package cannot read at all (nested beyond its limits)."""
 
 
 def read(
     raw: bytes, envelope_from: str | None = None, envelope_to: list[str] | None = None
 ) -> Letter:
-    """``raw`` as a ``Letter``. ``envelope_from`` is the SMTP sender ("" for a bounce's
-    empty one, None when unknown)."""
-    message = parse(raw)
-    bounce = bounce_of(message, envelope_from)
-    auto = automatic(message, envelope_from)
-    return Letter(
-        message_id=message_id(message),
-        sender=address_of(header(message, "From")),
-        subject=header(message, "Subject")[:200],
-        recipients=recipients_of(message, envelope_to or []),
-        automatic=auto,
-        bounce=bounce,
-        authentication=authentication(message),
-        text="" if auto or bounce else new_text(body_text(message)),
-    )
+    """``raw``'s headers as a ``Letter`` (its text is read apart, by ``own_text``, once
+    the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" for
+    a bounce's empty one, None when unknown). Raises ``Malformed``."""
+    try:
+        message = parse(raw)
+        return Letter(
+            message_id=message_id(message),
+            sender=address_of(header(message, "From")),
+            subject=header(message, "Subject")[:200],
+            recipients=recipients_of(message, envelope_to or []),
+            automatic=automatic(message, envelope_from),
+            bounce=bounce_of(message, envelope_from),
+            authentication=authentication(message),
+        )
+    except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
+        raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
+
+
+def own_text(raw: bytes) -> str:
+    """What the player wrote in this message (``new_text`` of its body)."""
+    try:
+        return new_text(body_text(parse(raw)))
+    except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
+        raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error

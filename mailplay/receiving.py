@@ -51,10 +51,13 @@ def ours(addresses: Sequence[str]) -> str:
     return ""
 
 
-def over_the_limit(sender: str) -> bool:
-    """Whether ``sender`` has sent MAIL_RATE_PER_HOUR messages in the last hour."""
+def over_the_limit(sender: str, recipient: str) -> bool:
+    """Whether ``sender`` has sent MAIL_RATE_PER_HOUR messages to ``recipient`` in the
+    last hour. Keyed by both: a sender's address can be forged, but a reply address
+    is known only to whoever got our e-mail, so a flood under a player's name cannot
+    use up the quota of the reply address their next e-mail brings."""
     since = timezone.now() - timedelta(hours=1)
-    recent = InboundMail.objects.filter(sender=sender, received_at__gte=since)
+    recent = InboundMail.objects.filter(sender=sender, recipient=recipient, received_at__gte=since)
     return recent.count() >= settings.MAIL_RATE_PER_HOUR
 
 
@@ -70,16 +73,22 @@ def receive(
     stored (``THROTTLED``: the SMTP receiver asks their server to try again later),
     unless ``keep_throttled`` (a webhook, which cannot be asked that): then it is
     recorded as throttled and never acted on."""
-    message = parse(raw)
-    sender = address_of(header(message, "From"))
-    mid = message_id(message)
+    try:
+        message = parse(raw)
+        sender = address_of(header(message, "From"))[:254]
+        mid = message_id(message)
+        subject = header(message, "Subject")[:200]
+        recipient = ours(recipients_of(message, list(envelope_to)))[:254]
+    except (RecursionError, LookupError, ValueError, IndexError, TypeError):
+        # Stored all the same, for the record: its handling finds it malformed.
+        sender, mid, subject, recipient = "", "", "", ours(list(envelope_to))[:254]
     fingerprint = digest(raw)
     same = Q(digest=fingerprint) | (Q(message_id=mid) if mid else Q(pk__in=[]))
     with transaction.atomic():
         if InboundMail.objects.filter(same).update(duplicates=F("duplicates") + 1):
             logger.info("mail again %s", fields(message_id=mid or "-", sender=sender))
             return Receipt(DUPLICATE, None, sender)
-        throttled = over_the_limit(sender)
+        throttled = over_the_limit(sender, recipient)
         if throttled and not keep_throttled:
             logger.warning("mail throttled %s", fields(sender=sender, source=source))
             return Receipt(THROTTLED, None, sender)
@@ -90,9 +99,9 @@ def receive(
                     message_id=mid,
                     digest=fingerprint,
                     envelope_from=(envelope_from or "")[:254],
-                    recipient=ours(recipients_of(message, list(envelope_to)))[:254],
-                    sender=sender[:254],
-                    subject=header(message, "Subject")[:200],
+                    recipient=recipient,
+                    sender=sender,
+                    subject=subject,
                     raw=raw,
                     size=len(raw),
                     **(

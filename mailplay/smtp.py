@@ -60,6 +60,10 @@ class Receiver:
                 fields(to=address[:100], why="tampered" if found else "not ours"),
             )
             return f"550 5.1.1 <{address[:100]}>: no such play-by-mail address here"
+        if envelope.rcpt_tos:
+            # One of our addresses a message, each stored and acted on alone: the
+            # sending server delivers the others in messages of their own.
+            return "452 4.5.3 one play-by-mail address a message: send the others apart"
         envelope.rcpt_tos.append(address)
         return "250 2.1.5 OK"
 

@@ -229,10 +229,18 @@ MAIL_MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(1024 * 1024)))
 #: Replies one sender may send in an hour; more are refused for now (451: their
 #: server tries again later) by SMTP, and not acted on from a provider's webhook.
 MAIL_RATE_PER_HOUR = int(os.environ.get("MAIL_RATE_PER_HOUR", "60"))
-#: When on, a reply whose Authentication-Results (SPF, DKIM, DMARC, added by the
-#: receiving side named MAIL_AUTHSERV_ID, or the topmost such header) fail is refused.
+#: When on, a reply is played only if the Authentication-Results that the mail server
+#: in front (MAIL_AUTHSERV_ID) added say it passes DMARC (or, without DMARC, SPF or
+#: DKIM); a failing or missing verdict refuses it.
 MAIL_REFUSE_FAILED_AUTHENTICATION = env_bool("MAIL_REFUSE_FAILED_AUTHENTICATION", False)
 MAIL_AUTHSERV_ID = os.environ.get("MAIL_AUTHSERV_ID", "").strip()
+if MAIL_REFUSE_FAILED_AUTHENTICATION and not MAIL_AUTHSERV_ID:
+    # The receiver checks no SPF, DKIM or DMARC itself: only the verdicts of the server
+    # in front that does (and removes such headers from what comes in) can be trusted.
+    raise ImproperlyConfigured(
+        "MAIL_REFUSE_FAILED_AUTHENTICATION needs MAIL_AUTHSERV_ID: the authserv-id of the "
+        "mail server in front that checks SPF, DKIM and DMARC"
+    )
 #: How long a claimed inbound message belongs to the worker handling it.
 #: Each e-mail's envelope sender is its own signed bounce address at MAIL_DOMAIN, so a
 #: bounce names the address that failed. Turn off when the SMTP relay accepts no

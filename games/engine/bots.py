@@ -156,7 +156,24 @@ def _spaces_for(position: Position, seat: int) -> int:
     return spaces if position.to_move == seat else -spaces
 
 
-def playout(position: Position, seat: int, rng: random.Random, turns: int = 2) -> Position:
+#: Determinizations the strong player tries each move on.
+SAMPLES: Final = 6
+#: Play-out steps the strong player may spend on a whole turn: well under a second
+#: of one core (bench/bots.py prints the time per turn), inside the 2 s budget. A
+#: count of steps, not a clock, so that the same view always gives the same play.
+TURN_STEPS: Final = 30_000
+
+
+class Work:
+    """The play-out steps left to the strong player for the rest of its turn."""
+
+    def __init__(self, steps: int = TURN_STEPS) -> None:
+        self.left = steps
+
+
+def playout(
+    position: Position, seat: int, rng: random.Random, work: Work, turns: int = 2
+) -> Position:
     """Play ``position`` on with the medium policy until ``turns`` turns have ended
     (the rest of ``seat``'s, then the next seat's), or the game does."""
     start = position.turns
@@ -164,28 +181,29 @@ def playout(position: Position, seat: int, rng: random.Random, turns: int = 2) -
         if position.is_over or position.turns - start >= turns:
             break
         position.push(medium_move(position, rng))
+        work.left -= 1
     return position
 
 
-#: Determinizations the strong player tries each move on: about 0.1 s of one core for a
-#: whole turn (bench/bots.py prints the time per turn), well inside the 2 s budget.
-SAMPLES: Final = 6
-
-
-def strong_move(position: Position, seat: int, rng: random.Random, samples: int = SAMPLES) -> Move:
-    """The legal move whose play-outs, over ``samples`` determinizations, leave ``seat``
-    best placed; ties go to the medium player's preference. No clock is read: the
-    same view and generator give the same move."""
+def strong_move(
+    position: Position, seat: int, rng: random.Random, work: Work | None = None
+) -> Move:
+    """The legal move whose play-outs, over up to ``SAMPLES`` determinizations, leave
+    ``seat`` best placed; ties go to the medium player's preference. Once the turn's
+    steps are spent it plays as the medium player for the rest of the turn."""
+    work = work or Work()
     legal = position.legal_moves()
-    if len(legal) == 1:
-        return legal[0]
+    if len(legal) == 1 or work.left <= 0:
+        return legal[0] if len(legal) == 1 else medium_move(position, rng)
     totals = [0.0] * len(legal)
-    for _ in range(samples):
+    for _ in range(SAMPLES):
         world = determinize(position, seat, rng)
         for index, move in enumerate(world.legal_moves()):  # the same list: seen cards only
             after = world.copy()
             after.push(move)
-            totals[index] += evaluate(playout(after, seat, rng), seat)
+            totals[index] += evaluate(playout(after, seat, rng, work), seat)
+        if work.left <= 0:
+            break
     best = max(range(len(legal)), key=lambda i: (totals[i], priority(position, legal[i])))
     return legal[best]
 
@@ -193,9 +211,12 @@ def strong_move(position: Position, seat: int, rng: random.Random, samples: int 
 # ------------------------------------------------------------------ the bots' face
 
 
-def choose(level: str, position: Position, seat: int, rng: random.Random) -> Move:
+def choose(
+    level: str, position: Position, seat: int, rng: random.Random, work: Work | None = None
+) -> Move:
     """The move ``level``'s bot plays for ``seat`` (the seat to move). It looks at a
-    determinization only: what it plays is a function of its view and ``rng``."""
+    determinization only: what it plays is a function of its view and ``rng`` (and of
+    ``work``, the strong player's steps left for its turn)."""
     if level not in LEVELS:
         raise ValueError(f"no bot level {level!r}")
     world = determinize(position, seat, rng)
@@ -204,7 +225,7 @@ def choose(level: str, position: Position, seat: int, rng: random.Random) -> Mov
     elif level == MEDIUM:
         move = medium_move(world, rng)
     else:
-        move = strong_move(world, seat, rng)
+        move = strong_move(world, seat, rng, work)
     return _same_move(position, move)
 
 
@@ -220,8 +241,9 @@ def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[
     """A whole turn for ``seat``: the bot's moves until its turn ends (on a copy)."""
     copy = position.copy()
     moves: list[Move] = []
+    work = Work()
     while not copy.is_over and copy.to_move == seat and len(moves) < PLAYOUT_STEPS:
-        move = choose(level, copy, seat, rng)
+        move = choose(level, copy, seat, rng, work)
         copy.push(move)
         moves.append(move)
     return moves

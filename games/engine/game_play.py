@@ -182,6 +182,14 @@ class Playing(GameState):
         self._append(entry, self._position.turns)
         return entry
 
+    def may_offer_stalemate(self, seat: int) -> bool:
+        """Whether ``seat`` may offer a stalemate now (R8.5: no offer is pending)."""
+        return not self.is_over and not self._offer
+
+    def may_answer_stalemate(self, seat: int) -> bool:
+        """Whether ``seat`` has a stalemate offer to accept or decline (R8.5)."""
+        return not self.is_over and bool(self._offer) and seat not in self._offer
+
     def offer_stalemate(self, seat: int) -> OfferStalemate:
         """R8.5: ``seat`` offers a stalemate. It stands until every other seat agrees
         (the game ends), one declines, or a seat that has not agreed plays a move."""

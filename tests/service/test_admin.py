@@ -19,7 +19,7 @@ from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
 from games.mail_play import ReplyAddress
 from games.matches import start_match
-from games.models import Challenge, Game, Notification
+from games.models import Challenge, Game, Notification, Rating
 from games.services import resign
 from mailplay.receiving import receive
 from tests.stop_scenes import classic_game
@@ -74,6 +74,7 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
     Group.objects.create(name="support")
     game.refresh_from_db()
+    Rating.objects.create(user=alice, family="standard", rating=1612)
     address = str(ReplyAddress(game.pk, game.to_move, game.version))
     receive(
         plain(alice.email, address, "help"),

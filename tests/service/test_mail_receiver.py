@@ -101,3 +101,14 @@ def test_a_database_outage_answers_451_so_the_sender_retries(
     with pytest.raises(smtplib.SMTPDataError) as refused:
         receiver.deliver(plain("alice@example.com", address, "help"), address)
     assert refused.value.smtp_code == 451
+
+
+def test_a_second_play_address_in_one_message_is_sent_apart(
+    receiver: Receiver, address: str
+) -> None:
+    other = address.replace(".a.", ".b.") if ".a." in address else address.replace(".b.", ".a.")
+    with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as client:
+        client.ehlo()
+        client.mail("alice@example.com")
+        assert client.rcpt(address)[0] == 250
+        assert client.rcpt(other)[0] in (452, 550)  # 452: later, in a message of its own

@@ -4,6 +4,9 @@ worker: test_mail_game.py)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from email.message import EmailMessage
 from typing import Any
@@ -20,10 +23,11 @@ from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_
 from games.models import Game, Notification
 from games.notifications import build_message
 from games.store import engine_game
+from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
 from mailplay.handling import handle, sweep
 from mailplay.models import InboundMail
-from mailplay.reading import parse, read, recipients_of
-from mailplay.receiving import STORED, receive
+from mailplay.reading import new_text, parse, read, recipients_of
+from mailplay.receiving import STORED, over_the_limit, receive
 from tests.stop_scenes import classic_game
 
 from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn
@@ -222,19 +226,35 @@ def test_the_same_message_delivered_twice_is_acted_on_once(
     assert handle(row.pk) == ""  # a redelivered task finds it done
 
 
-def test_a_forged_sender_changes_nothing_and_gets_one_short_answer_a_day(
+def test_a_forged_sender_changes_nothing_and_is_not_answered(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
     game, mover, _ = started
     version = game.version
     email = turn_mail(smtp_inbox, mover)
+    sent = len(smtp_inbox.messages)
     for _ in range(3):
-        deliver(run, reply(email, whole_turn(game)[0], sender="mallory@example.org"))
+        deliver(run, reply(email, whole_turn(game)[0], sender="victim@example.org"))
     game.refresh_from_db()
     assert game.version == version
     assert {r.outcome for r in InboundMail.objects.all()} == {Outcome.WRONG_SENDER}
-    (answer,) = smtp_inbox.to("mallory@example.org")
+    # The address is nobody's here: writing to it would make this server a spammer's.
+    assert len(smtp_inbox.messages) == sent
+
+
+def test_another_player_who_answers_a_game_e_mail_is_told_once_a_day(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], charlie: User
+) -> None:
+    game, mover, _ = started
+    EmailAddress.objects.create(user=charlie, email=charlie.email, verified=True)
+    email = turn_mail(smtp_inbox, mover)
+    for _ in range(3):
+        deliver(run, reply(email, "resign", sender=charlie.email))
+    game.refresh_from_db()
+    assert game.status == "playing"
+    (answer,) = smtp_inbox.to(charlie.email)
     assert "Nothing was played" in text_of(answer) and answer["Reply-To"] is None
+    assert str(answer["Subject"]) == f"Nothing was played in game {game.pk}"
     assert str(answer["Auto-Submitted"]) == "auto-replied"
 
 
@@ -427,13 +447,21 @@ def test_help_and_unreadable_replies_answer_with_the_menu_and_play_nothing(
     deliver(run, reply(email, "Good move! I'll think about it."))
     body = text_of(turn_mail(smtp_inbox, mover))
     assert "Nothing was played" in body and "'Good' is not a move in the notation" in body
-    deliver(run, reply(email, "H99-F1"))  # written like a move, but no layout has H99
-    assert "'H99-F1' is not a move" in text_of(turn_mail(smtp_inbox, mover))
-    deliver(run, reply(email, "resign please"))
-    assert "write resign alone on its line" in text_of(turn_mail(smtp_inbox, mover))
+    answers = len(smtp_inbox.to(mover.email))
+    deliver(run, reply(email, "H99-F1"))  # unreadable again: answered once an address
+    assert len(smtp_inbox.to(mover.email)) == answers
     game.refresh_from_db()
     assert game.version == version
-    assert [r.outcome for r in InboundMail.objects.order_by("pk")] == [Outcome.HELP] * 4
+    assert [r.outcome for r in InboundMail.objects.order_by("pk")] == [Outcome.HELP] * 3
+
+
+def test_words_and_lines_that_are_not_commands() -> None:
+    assert read_command("H99-F1") == Unreadable("'H99-F1' is not a move in the notation", "H99-F1")
+    assert read_command("resign please") == Unreadable(
+        "write resign alone on its line", "resign please"
+    )
+    assert read_command("r-h3, t\nc-w\n\nT") == Moves(("R-H3", "T", "C-W"))  # to the blank line
+    assert read_command("Resign!") == Word("resign")
 
 
 def test_resign_by_mail_ends_the_game_and_says_so(
@@ -500,7 +528,8 @@ def test_a_wrong_stop_by_mail_is_refused_and_counted(
     assert InboundMail.objects.get().outcome == Outcome.REFUSED
     game.refresh_from_db()
     assert game.wrong_calls == {game.letters[game.seat_of(caller.pk) or 0]: 1}
-    assert "Nothing was played" in text_of(turn_mail(smtp_inbox, caller))
+    body = text_of(turn_mail(smtp_inbox, caller))
+    assert "Your Stop! call (stop 1) was wrong" in body and "Nothing was played" not in body
 
 
 def test_a_reply_when_it_is_not_your_turn_is_refused_with_whose_turn_it_is(
@@ -515,28 +544,42 @@ def test_a_reply_when_it_is_not_your_turn_is_refused_with_whose_turn_it_is(
     assert f"It is {mover.username}'s turn now" in text_of(turn_mail(smtp_inbox, other))
 
 
-def test_a_failing_authentication_result_refuses_the_reply_when_the_setting_says_so(
+def test_with_the_setting_only_a_passing_authentication_result_plays(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], settings: Any
 ) -> None:
     game, mover, _ = started
     email = turn_mail(smtp_inbox, mover)
+    settings.MAIL_REFUSE_FAILED_AUTHENTICATION = True
+    settings.MAIL_AUTHSERV_ID = "mx.bank.example"
     failing = {
-        "Authentication-Results": "mx.example.net; spf=fail smtp.mailfrom=evil.example; "
+        "Authentication-Results": "mx.bank.example; spf=fail smtp.mailfrom=evil.example; "
         "dkim=none; dmarc=fail header.from=example.com"
     }
-    settings.MAIL_REFUSE_FAILED_AUTHENTICATION = True
+    forged = {"Authentication-Results": "mx.evil.example; dmarc=pass header.from=example.com"}
     sent = len(smtp_inbox.messages)
-    deliver(run, reply(email, whole_turn(game)[0], headers=failing))
-    assert InboundMail.objects.get().outcome == Outcome.UNAUTHENTICATED
+    for headers in (failing, forged, {}):  # failing, not from our server, or none at all
+        deliver(run, reply(email, whole_turn(game)[0], headers=headers))
+    assert [r.outcome for r in InboundMail.objects.order_by("pk")] == [Outcome.UNAUTHENTICATED] * 3
     assert len(smtp_inbox.messages) == sent
     passing = {
-        "Authentication-Results": "mx.example.net; dkim=pass header.d=example.com; "
+        "Authentication-Results": "mx.bank.example; dkim=pass header.d=example.com; "
         "dmarc=pass header.from=example.com"
     }
     deliver(run, reply(email, whole_turn(game)[0], headers=passing))
     assert InboundMail.objects.order_by("pk").last().outcome == Outcome.PLAYED  # type: ignore[union-attr]
-    settings.MAIL_REFUSE_FAILED_AUTHENTICATION = False
-    assert read(reply(email, "x", headers=failing)).authentication == "fail"
+
+
+def test_the_setting_needs_the_authserv_id_of_the_server_in_front() -> None:
+    env = {**os.environ, "MAIL_REFUSE_FAILED_AUTHENTICATION": "1", "MAIL_AUTHSERV_ID": ""}
+    env["DJANGO_SETTINGS_MODULE"] = "rbank_site.settings_test"
+    check = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode != 0 and "needs MAIL_AUTHSERV_ID" in check.stderr
 
 
 def test_a_forged_authentication_header_below_ours_is_not_believed(settings: Any) -> None:
@@ -719,3 +762,100 @@ def test_the_html_part_offers_the_same_moves(
     legal = sorted(str(m) for m in engine(game).legal_moves(game.seat_of(mover.pk) or 0))
     assert "Play by replying" in content
     assert all(f'<code style="white-space:nowrap">{move}</code>' in content for move in legal)
+
+
+def test_a_forged_delivery_report_marks_nothing(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], bob: User
+) -> None:
+    _, mover, other = started
+    reply_to = str(turn_mail(smtp_inbox, mover)["Reply-To"])
+    deliver(run, delivery_report(other.email, reply_to), envelope_from="")  # at a play address
+    row = Notification.objects.filter(user=mover, kind="your_turn").latest("pk")
+    # At a real bounce address, but about somebody else's address.
+    deliver(run, delivery_report(other.email, str(BounceAddress(row.pk))), envelope_from="")
+    assert [r.outcome for r in InboundMail.objects.all()] == [Outcome.BOUNCE] * 2
+    assert profile_of(other).bounced_at is None and profile_of(mover).bounced_at is None
+
+
+def test_a_bounce_address_in_capitals_is_still_ours() -> None:
+    address = str(BounceAddress(42))
+    local, _, domain = address.partition("@")
+    assert read_address(local.upper() + "@" + domain) == BounceAddress(42)
+
+
+def test_a_hostile_message_is_read_within_bounds(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    first = whole_turn(game)[0]
+    email = turn_mail(smtp_inbox, mover)
+    # Thousands of line breaks, blanks and empty lines: folded, and the text cut short.
+    html = reply(email, first + "\n" * 5000 + " " * 20000 + "T", html_only=True)
+    deliver(run, html)
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert str(engine(game).current_turn[-1]) == first
+    later = " " * 10 + "x" * 5000 + "\nresign"  # a command past the limit is not read
+    assert "resign" not in new_text(later)
+
+
+def test_headers_the_parser_cannot_read_still_store_the_message(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    broken = reply(email, "T", headers={"Cc": "x <"})
+    deliver(run, broken)
+    nested = (
+        b"Content-Type: multipart/mixed; boundary=b\n\n"
+        + b"--b\nContent-Type: multipart/mixed; boundary=b\n\n" * 3000
+    )
+    receipt = run(
+        receive,
+        b"From: "
+        + mover.email.encode()
+        + b"\nTo: "
+        + str(email["Reply-To"]).encode()
+        + b"\n"
+        + nested,
+        source="smtp",
+        envelope_from=mover.email,
+        envelope_to=[str(email["Reply-To"])],
+    )
+    assert receipt.status == STORED
+    outcomes = [r.outcome for r in InboundMail.objects.order_by("pk")]
+    assert outcomes[0] in (Outcome.PLAYED, Outcome.REFUSED)
+    assert outcomes[1] in (Outcome.MALFORMED, Outcome.HELP, Outcome.AUTOMATIC)
+
+
+def test_an_unreadable_reply_is_answered_once_an_address(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    _game, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    before = len(smtp_inbox.to(mover.email))
+    for n in range(3):  # an auto-responder that adds no header
+        deliver(run, reply(email, f"Thank you for your message number {n}."))
+    assert len(smtp_inbox.to(mover.email)) == before + 1
+    subjects = plain(
+        mover.email, str(email["Reply-To"]), "away", subject="Out of Office: Your turn"
+    )
+    deliver(run, subjects)
+    assert InboundMail.objects.order_by("pk").last().outcome == Outcome.AUTOMATIC  # type: ignore[union-attr]
+
+
+def test_a_flood_under_the_players_name_leaves_their_next_address_free(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], settings: Any
+) -> None:
+    game, mover, _ = started
+    settings.MAIL_RATE_PER_HOUR = 2
+    email = turn_mail(smtp_inbox, mover)
+    for _ in range(2):
+        deliver(run, reply(email, "help"))
+    assert deliver(run, reply(email, "help")).status == "throttled"
+    deliver_to = ReplyAddress(game.pk, game.to_move, game.version + 1)  # another address
+    assert not over_the_limit(mover.email, str(deliver_to))
+
+
+def test_stop_with_a_number_that_is_no_ascii_digit_is_unreadable() -> None:
+    assert isinstance(read_command("stop ²"), Unreadable)
+    assert read_command("stop 2") == Stop(2)
