@@ -856,6 +856,27 @@ class PlayerListApi(ListApi):
 class PlayerDetailApi(APIView):
     @extend_schema(
         responses={200: PlayerProfileSerializer, **errors(404)},
+        examples=[
+            OpenApiExample(
+                "A player",
+                value={
+                    **PLAYER.value,
+                    "records": [
+                        {
+                            "family": "standard",
+                            "rating": 1523,
+                            "deviation": 71,
+                            "provisional": False,
+                            "games": 31,
+                            "wins": 17,
+                            "losses": 13,
+                            "draws": 1,
+                        }
+                    ],
+                },
+                response_only=True,
+            )
+        ],
         summary="A player: ratings and record in each family of rules",
     )
     def get(self, request: Request, username: str) -> Response:
@@ -891,6 +912,23 @@ class LeaderboardApi(ListApi):
             )
         ],
         responses={200: LeaderboardRowSerializer(many=True), **errors(400)},
+        examples=[
+            OpenApiExample(
+                "The ladder",
+                value={
+                    "username": "alice",
+                    "display_name": "Alice",
+                    "rating": 1712,
+                    "deviation": 64,
+                    "provisional": False,
+                    "games": 48,
+                    "wins": 30,
+                    "losses": 16,
+                    "draws": 2,
+                },
+                response_only=True,
+            )
+        ],
         summary=f"The ladder: players with {ratings.LEADERBOARD_MIN_GAMES} rated games or more",
     )
     def get(self, request: Request) -> Response:

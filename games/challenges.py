@@ -89,7 +89,7 @@ def create_challenge(
     if (min_rating is not None or max_rating is not None) and not is_open:
         raise ServiceError(400, "BAD_REQUEST", "only an open challenge has a rating range")
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
-        raise ServiceError(400, "BAD_REQUEST", "min_rating is above max_rating")
+        min_rating, max_rating = max_rating, min_rating  # a range, from its lower end
     if match_target is not None and not 1 <= match_target <= 10_000:
         raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
     clock = clock or TimeControl()

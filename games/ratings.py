@@ -252,6 +252,17 @@ def ladder_row(row: Rating) -> dict[str, Any]:
     }
 
 
+def annotate_challenges(challenges: Sequence[Challenge]) -> None:
+    """Give each challenge its challenger's standing in its family, for the lobby
+    (``challenge.standing``), in one query."""
+    users = {challenge.challenger for challenge in challenges}
+    rows = {(r.user_id, r.family): r for r in Rating.objects.filter(user__in=users)}
+    for challenge in challenges:
+        family = challenge.rating_family or "standard"
+        row = rows.get((challenge.challenger_id, family))
+        challenge.standing = standing(row, challenge.challenger)  # type: ignore[attr-defined]
+
+
 def annotate(games: Sequence[Game]) -> None:
     """Give each game its players' standings in its family, for the pages
     (``game.standings``: seat letter -> ``Standing``), in one query for them all."""

@@ -69,7 +69,8 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
     games = list(selectors.my_games(user, filter_="active"))
     ratings.annotate(games)
     rows = [(game, game.seat_of(user.pk)) for game in games]
-    pending = challenges.challenges_for(user).filter(status=Challenge.Status.PENDING)
+    pending = list(challenges.challenges_for(user).filter(status=Challenge.Status.PENDING))
+    ratings.annotate_challenges(pending)
     context = {
         "my_turn": [(g, s) for g, s in rows if g.to_move == g.letters[s or 0]],
         "waiting": [(g, s) for g, s in rows if g.to_move != g.letters[s or 0]],

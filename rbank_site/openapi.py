@@ -186,6 +186,9 @@ def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, An
     for name, component in schemas.items():
         if name.endswith("Request") and component.get("type") == "object":
             component["additionalProperties"] = False
+            for prop in component.get("properties", {}).values():
+                if prop.get("type") == "string" and not {"pattern", "enum", "format"} & set(prop):
+                    prop["pattern"] = NO_NUL  # DRF refuses a null character in a string
     challenge = schemas.get("ChallengeRequest")
     if challenge is not None:
         _challenge_rules(challenge)
@@ -195,12 +198,22 @@ def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, An
             if ref.get("$ref", "").endswith("/ChallengeRequest"):
                 body["required"] = True  # naming who may accept needs a body
         challenge["oneOf"] = [
-            {"required": ["opponent"], "not": {"anyOf": _OTHER("opponent")}},
-            {"required": ["email"], "not": {"anyOf": _OTHER("email")}},
+            {"required": ["opponent"], "not": {"anyOf": [*_OTHER("opponent"), *_RANGE]}},
+            {"required": ["email"], "not": {"anyOf": [*_OTHER("email"), *_RANGE]}},
             {"required": ["open"], "properties": {"open": {"enum": [True]}},
              "not": {"anyOf": _OTHER("open")}},
         ]  # fmt: skip
     return result
+
+
+#: A string without a null character (which no text column can hold).
+NO_NUL = "^[^\x00]*$"
+
+#: A rating range, which only an open challenge may have.
+_RANGE: list[dict[str, Any]] = [
+    {"required": [name], "properties": {name: {"type": "integer"}}}
+    for name in ("min_rating", "max_rating")
+]
 
 
 def _OTHER(chosen: str) -> list[dict[str, Any]]:

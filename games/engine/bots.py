@@ -52,6 +52,8 @@ LEVELS: Final = (EASY, MEDIUM, STRONG)
 
 #: Most steps a play-out takes before it is cut short (a turn rarely holds 60).
 PLAYOUT_STEPS: Final = 400
+#: Most moves a bot's turn may hold: the rules end a turn long before (R7.6's cap).
+TURN_MOVES: Final = 5_000
 
 
 def _hidden_piles(position: Position, seat: int) -> list[tuple[list[Card], int]]:
@@ -198,10 +200,14 @@ def strong_move(
     totals = [0.0] * len(legal)
     for _ in range(SAMPLES):
         world = determinize(position, seat, rng)
+        # Every move of a sample is played out with the same random choices (common
+        # random numbers): the moves are compared, not the luck of their play-outs.
+        luck = rng.getrandbits(32)
         for index, move in enumerate(world.legal_moves()):  # the same list: seen cards only
             after = world.copy()
             after.push(move)
-            totals[index] += evaluate(playout(after, seat, rng, work), seat)
+            outcome = playout(after, seat, random.Random(luck), work)
+            totals[index] += evaluate(outcome, seat)
         if work.left <= 0:
             break
     best = max(range(len(legal)), key=lambda i: (totals[i], priority(position, legal[i])))
@@ -242,7 +248,7 @@ def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[
     copy = position.copy()
     moves: list[Move] = []
     work = Work()
-    while not copy.is_over and copy.to_move == seat and len(moves) < PLAYOUT_STEPS:
+    while not copy.is_over and copy.to_move == seat and len(moves) < TURN_MOVES:
         move = choose(level, copy, seat, rng, work)
         copy.push(move)
         moves.append(move)

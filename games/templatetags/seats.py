@@ -23,6 +23,6 @@ def opponents(game: Game, seat: int | None) -> str:
 
 
 @register.filter
-def at(mapping: dict[str, object], key: str) -> object:
-    """``mapping[key]``, or "" when it has no such key."""
-    return mapping.get(key, "")
+def at(mapping: object, key: str) -> object:
+    """``mapping[key]``, or "" when it has no such key (or the page has no mapping)."""
+    return mapping.get(key, "") if isinstance(mapping, dict) else ""

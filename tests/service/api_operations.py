@@ -17,8 +17,9 @@ class Operation:
     method: str  # lower case, as in the OpenAPI schema
     route: str  # "/api/v1/games/{game_id}/moves/", as in the OpenAPI schema
 
-    def url(self, **ids: int) -> str:
-        return self.route.format(**ids)
+    def url(self, **ids: int | str) -> str:
+        """The route with its parameters filled in (a player's page: alice's)."""
+        return self.route.format(**{"username": "alice", **ids})
 
     def __str__(self) -> str:
         return f"{self.method.upper()} {self.route}"

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from accounts.services import create_token
 from games.challenges import create_challenge
-from games.models import Game
+from games.models import Game, Rating
 
 from .api_operations import Operation, api_operations, write_operations
 from .conftest import client_for, play_turn
@@ -110,6 +110,7 @@ def test_every_list_is_paginated_and_the_schema_says_so(
 ) -> None:
     play_turn(game, alice, bob)
     create_challenge(bob, opponent="alice")
+    Rating.objects.create(user=alice, family="standard", games=5)  # on the ladder
     create_token(alice, "my bot")
     create_token(alice, "my other bot")
     client = client_for(alice)
@@ -138,6 +139,7 @@ def test_every_list_is_paginated_and_the_schema_says_so(
         "/api/v1/challenges/",
         "/api/v1/games/",
         "/api/v1/games/{game_id}/log/",
+        "/api/v1/leaderboard/",
         "/api/v1/me/tokens/",
         "/api/v1/players/",
     ]

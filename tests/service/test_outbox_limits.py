@@ -36,14 +36,22 @@ def test_it_keeps_the_smtp_timeout_and_the_time_limits_inside_the_lease() -> Non
 def test_it_puts_time_limits_on_every_task() -> None:
     app.loader.import_default_modules()  # the apps' tasks, as a worker registers them
     ours = {name: task for name, task in app.tasks.items() if name.startswith("games.")}
+    mail = {name: task for name, task in app.tasks.items() if name.startswith("mailplay.")}
+    assert set(mail) == {
+        "mailplay.tasks.handle_inbound",
+        "mailplay.tasks.sweep_inbound",
+        "mailplay.tasks.prune_inbound",
+    }
     assert set(ours) == {
         "games.tasks.send_notification",
         "games.tasks.send_digest",
         "games.tasks.send_digests",
         "games.tasks.sweep_deadlines",
         "games.tasks.prune_old_rows",
+        "games.tasks.play_bot_turn",
+        "games.tasks.answer_bot_stalemate",
     }
-    for name, task in ours.items():
+    for name, task in {**ours, **mail}.items():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
         hard = task.time_limit or app.conf.task_time_limit
         assert soft and hard, name

@@ -235,7 +235,7 @@ def test_the_lobby_lists_turns_by_deadline_then_waiting_challenges_and_finished_
     assert "You invited anyone (open challenge)" in pending
     for challenge in (sent, invited, my_open):
         assert f'action="/challenges/{challenge.pk}/cancel/"' in pending
-    assert "charlie offers a game to anyone" in pending
+    assert "charlie (1500?) offers a game to anyone" in pending
     assert f'action="/challenges/{open_.pk}/accept/"' in pending
     assert f"/challenges/{my_open.pk}/accept/" not in html  # one's own open challenge
     assert f'action="/challenges/{open_.pk}/cancel/"' not in html

@@ -168,7 +168,7 @@ def test_G3_each_player_sees_a_table_with_both_opponents_and_nothing_hidden(
         for other in {"alice", "bob", "carol"} - {user.username}:
             assert f"{other}&#x27;s reserve" in page
     lobby = browser(carol).get("/").content.decode()
-    assert "alice and bob" in lobby
+    assert "alice (1500?) and bob (1500?)" in lobby  # with their ratings, new ones
 
 
 def test_G3_a_stalemate_needs_both_others_to_accept(
