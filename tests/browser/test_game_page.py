@@ -212,7 +212,7 @@ def test_it_shows_my_own_seat_without_scrolling_on_a_1280_by_800_screen(
         sign_in(page, name)
         page.goto(f"/games/{game.pk}/")
         mine = page.locator(".seat.mine")
-        expect(mine).to_contain_text(f"{name} (")
+        expect(mine).to_contain_text(f"{name} 1500? (")  # a new player's rating beside the name
         box = mine.bounding_box()
         assert box is not None and box["y"] >= 0
         assert box["y"] + box["height"] <= 800, f"{name}'s seat ends at {box['y'] + box['height']}"
