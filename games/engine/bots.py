@@ -159,11 +159,11 @@ def _spaces_for(position: Position, seat: int) -> int:
 
 
 #: Determinizations the strong player tries each move on.
-SAMPLES: Final = 6
-#: Play-out steps the strong player may spend on a whole turn: well under a second
-#: of one core (bench/bots.py prints the time per turn), inside the 2 s budget. A
+SAMPLES: Final = 12
+#: Play-out steps the strong player may spend on a whole turn: about a second of one
+#: core at most (bench/bots.py prints the time per turn), inside the 2 s budget. A
 #: count of steps, not a clock, so that the same view always gives the same play.
-TURN_STEPS: Final = 30_000
+TURN_STEPS: Final = 80_000
 
 
 class Work:
