@@ -51,6 +51,7 @@ from django.db import transaction  # noqa: E402
 from accounts.services import update_profile  # noqa: E402
 from bench.harness import database, median_ms, percentile_ms, test_database  # noqa: E402
 from games.dealing import announce, start_game  # noqa: E402
+from games.engine import bots  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.store import engine_game  # noqa: E402
 from mailplay.smtp import Receiver  # noqa: E402
@@ -117,14 +118,9 @@ def floor_mail(to: str) -> None:
 
 
 def plan_turn(game: Game, rng: random.Random) -> list[str]:
+    """A whole turn of random legal moves for the seat to move (the easy computer's)."""
     engine = engine_game(game)
-    seat = engine.to_move
-    moves: list[str] = []
-    while not engine.is_over and engine.to_move == seat:
-        move = rng.choice(engine.legal_moves(seat))
-        engine.play(seat, [move])
-        moves.append(str(move))
-    return moves
+    return [str(m) for m in bots.turn(bots.EASY, engine.position, engine.to_move, rng)]
 
 
 def new_game(players: tuple[User, User], seed: int) -> Game:

@@ -17,7 +17,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.bots import level_of
 from games.engine import PRESETS, TEXT_PATTERN
 from games.engine import Game as EngineGame
 from rbank_site import fields
@@ -788,7 +787,7 @@ class PlayerSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class RecordSerializer(serializers.Serializer[dict[str, Any]]):
-    family = fields.CharField()
+    family = fields.CharField(help_text="standard, one-pack, three-player or foster")
     rating = fields.IntegerField()
     deviation = fields.IntegerField()
     provisional = fields.BooleanField()
@@ -800,21 +799,6 @@ class RecordSerializer(serializers.Serializer[dict[str, Any]]):
 
 class PlayerProfileSerializer(PlayerSerializer):
     records = RecordSerializer(many=True, help_text="Rating and record per family played")
-
-
-def _player(user: User) -> dict[str, Any]:
-    """A player with their ratings (``ratings`` prefetched with the user)."""
-    level = level_of(user)
-    families = ratings.FAMILY_NAMES if level else {r.family: r for r in user.ratings.all()}
-    rows = {r.family: r for r in user.ratings.all()}
-    return {
-        "username": user.get_username(),
-        "display_name": getattr(getattr(user, "profile", None), "display_name", ""),
-        "computer": level or None,
-        "ratings": {
-            family: asdict(ratings.standing(rows.get(family), user)) for family in families
-        },
-    }
 
 
 PLAYER = OpenApiExample(
@@ -850,7 +834,7 @@ class PlayerListApi(ListApi):
         search = request.query_params.get("search", "").strip().replace("\x00", "")
         if search:
             users = users.filter(username__istartswith=search)
-        return self.page(request, users, lambda u: PlayerSerializer(_player(u)).data)
+        return self.page(request, users, lambda u: PlayerSerializer(ratings.player_summary(u)).data)
 
 
 class PlayerDetailApi(APIView):
@@ -886,16 +870,9 @@ class PlayerDetailApi(APIView):
         return Response(PlayerProfileSerializer(ratings.player_profile(user)).data)
 
 
-class LeaderboardRowSerializer(serializers.Serializer[dict[str, Any]]):
+class LeaderboardRowSerializer(RecordSerializer):
     username = fields.CharField()
     display_name = fields.CharField()
-    rating = fields.IntegerField()
-    deviation = fields.IntegerField()
-    provisional = fields.BooleanField()
-    games = fields.IntegerField()
-    wins = fields.IntegerField()
-    losses = fields.IntegerField()
-    draws = fields.IntegerField()
 
 
 class LeaderboardApi(ListApi):
@@ -918,6 +895,7 @@ class LeaderboardApi(ListApi):
                 value={
                     "username": "alice",
                     "display_name": "Alice",
+                    "family": "standard",
                     "rating": 1712,
                     "deviation": 64,
                     "provisional": False,

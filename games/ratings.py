@@ -25,7 +25,7 @@ that ends a rated game.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any, Final
 
@@ -209,41 +209,10 @@ def in_range(user: User) -> Q:
     return fits | Q(min_rating__isnull=True, max_rating__isnull=True)
 
 
-def player_profile(user: User) -> dict[str, Any]:
-    """A player's ratings and record in each family they have played (``ratings``
-    prefetched with the user)."""
-    level = level_of(user)
-    rows = sorted(user.ratings.all(), key=lambda r: r.family)
-    records = [
-        {
-            "family": row.family,
-            "rating": round(row.rating),
-            "deviation": round(row.deviation),
-            "provisional": row.deviation > PROVISIONAL_DEVIATION,
-            "games": row.games,
-            "wins": row.wins,
-            "losses": row.losses,
-            "draws": row.draws,
-        }
-        for row in rows
-    ]
+def record(row: Rating) -> dict[str, Any]:
+    """A rating as shown: rounded, provisional or not, with the record behind it."""
     return {
-        "username": user.get_username(),
-        "display_name": getattr(getattr(user, "profile", None), "display_name", ""),
-        "computer": level or None,
-        "ratings": {
-            row["family"]: {k: row[k] for k in ("rating", "provisional", "games")}
-            for row in records
-        },
-        "records": records,
-    }
-
-
-def ladder_row(row: Rating) -> dict[str, Any]:
-    user = row.user
-    return {
-        "username": user.get_username(),
-        "display_name": getattr(getattr(user, "profile", None), "display_name", ""),
+        "family": row.family,
         "rating": round(row.rating),
         "deviation": round(row.deviation),
         "provisional": row.deviation > PROVISIONAL_DEVIATION,
@@ -252,6 +221,37 @@ def ladder_row(row: Rating) -> dict[str, Any]:
         "losses": row.losses,
         "draws": row.draws,
     }
+
+
+def _who(user: User) -> dict[str, Any]:
+    return {
+        "username": user.get_username(),
+        "display_name": getattr(getattr(user, "profile", None), "display_name", ""),
+    }
+
+
+def player_summary(user: User) -> dict[str, Any]:
+    """A player and their standing in each family they have played (a computer: in
+    every family, at its fixed rating), ``ratings`` prefetched with the user."""
+    level = level_of(user)
+    rows = {row.family: row for row in user.ratings.all()}
+    families = FAMILY_NAMES if level else rows
+    return {
+        **_who(user),
+        "computer": level or None,
+        "ratings": {family: asdict(standing(rows.get(family), user)) for family in families},
+    }
+
+
+def player_profile(user: User) -> dict[str, Any]:
+    """``player_summary`` and the record behind each rating."""
+    records = [record(row) for row in sorted(user.ratings.all(), key=lambda r: r.family)]
+    return {**player_summary(user), "records": records}
+
+
+def ladder_row(row: Rating) -> dict[str, Any]:
+    """A line of the ladder: the player and their rating's record."""
+    return {**_who(row.user), **record(row)}
 
 
 def annotate_challenges(challenges: Sequence[Challenge]) -> None:

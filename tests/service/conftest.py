@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -109,3 +110,14 @@ def wait_until(condition: Callable[[], object], seconds: float = 60) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+@pytest.fixture
+def run(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
+    """Call a function and run what it queues after its commit (tasks run eagerly)."""
+
+    def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        with django_capture_on_commit_callbacks(execute=True):
+            return function(*args, **kwargs)
+
+    yield call

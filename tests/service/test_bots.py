@@ -4,7 +4,7 @@ Stop! in classic games, and are woken again if their task was lost."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -22,17 +22,6 @@ from tests.stop_scenes import deal_with
 from .conftest import client_for, whole_turn
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def run(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
-    """Call a function and run what it queues after its commit (tasks run eagerly)."""
-
-    def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    yield call
 
 
 def human_turn(game: Game, human: User) -> None:

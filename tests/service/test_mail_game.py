@@ -21,6 +21,7 @@ from django.db import transaction
 
 from accounts.services import update_profile
 from games.dealing import announce, start_game
+from games.engine import bots
 from games.mail_play import ReplyAddress, read_address
 from games.models import Game
 from games.store import engine_game
@@ -39,15 +40,10 @@ SEED = 109
 
 
 def plan_turn(game: Game, rng: random.Random) -> list[str]:
-    """The whole turn the seat to move will play: random legal moves until it ends."""
+    """The whole turn the seat to move will play: random legal moves until it ends (the
+    easy computer's play, worked out as a player works it out on the board)."""
     engine = engine_game(game)
-    seat = engine.to_move
-    moves: list[str] = []
-    while not engine.is_over and engine.to_move == seat:
-        move = rng.choice(engine.legal_moves(seat))
-        engine.play(seat, [move])
-        moves.append(str(move))
-    return moves
+    return [str(m) for m in bots.turn(bots.EASY, engine.position, engine.to_move, rng)]
 
 
 class Players:

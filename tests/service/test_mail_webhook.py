@@ -20,9 +20,9 @@ from mailplay.models import InboundMail
 from .conftest import whole_turn
 from .mailbox import reply
 from .smtp import Inbox, smtp_inbox
-from .test_play_by_mail import by_mail, engine, run, started, turn_mail
+from .test_play_by_mail import by_mail, engine, started, turn_mail
 
-__all__ = ["by_mail", "run", "smtp_inbox", "started"]
+__all__ = ["by_mail", "smtp_inbox", "started"]
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from email.message import EmailMessage
 from typing import Any
 
@@ -46,17 +46,6 @@ def by_mail(alice: User, bob: User) -> None:
     for user in (alice, bob):
         EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
         update_profile(user, {"play_by_mail": True})
-
-
-@pytest.fixture
-def run(django_capture_on_commit_callbacks: Any) -> Iterator[Callable[..., Any]]:
-    """Call a function and run what it queues after its commit (tasks run eagerly)."""
-
-    def call(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        with django_capture_on_commit_callbacks(execute=True):
-            return function(*args, **kwargs)
-
-    yield call
 
 
 def deliver(run: Callable[..., Any], raw: bytes, envelope_from: str = "x@example.com") -> Any:
