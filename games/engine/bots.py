@@ -167,10 +167,12 @@ TURN_STEPS: Final = 80_000
 
 
 class Work:
-    """The play-out steps left to the strong player for the rest of its turn."""
+    """The play-out steps left to the strong player for the rest of its turn, and the
+    turn's last move."""
 
     def __init__(self, steps: int = TURN_STEPS) -> None:
         self.left = steps
+        self.last: Move | None = None
 
 
 def playout(
@@ -191,27 +193,49 @@ def strong_move(
     position: Position, seat: int, rng: random.Random, work: Work | None = None
 ) -> Move:
     """The legal move whose play-outs, over up to ``SAMPLES`` determinizations, leave
-    ``seat`` best placed; ties go to the medium player's preference. Once the turn's
-    steps are spent it plays as the medium player for the rest of the turn."""
+    ``seat`` best placed. It plays the medium player's move unless the search finds one
+    clearly better (by ``MARGIN`` a sample), so that it never shuffles cards to and fro
+    on the noise of its play-outs; and it never moves a card straight back. Once the
+    turn's steps are spent it plays as the medium player."""
     work = work or Work()
-    legal = position.legal_moves()
+    legal = [move for move in position.legal_moves() if not _undoes(work.last, move)]
+    legal = legal or position.legal_moves()
+    baseline = max(legal, key=lambda move: priority(position, move))
     if len(legal) == 1 or work.left <= 0:
-        return legal[0] if len(legal) == 1 else medium_move(position, rng)
-    totals = [0.0] * len(legal)
+        return baseline
+    totals = dict.fromkeys(legal, 0.0)
+    samples = 0
     for _ in range(SAMPLES):
         world = determinize(position, seat, rng)
         # Every move of a sample is played out with the same random choices (common
         # random numbers): the moves are compared, not the luck of their play-outs.
         luck = rng.getrandbits(32)
-        for index, move in enumerate(world.legal_moves()):  # the same list: seen cards only
+        for move in legal:  # the same moves in the world: they read only seen cards
             after = world.copy()
             after.push(move)
-            outcome = playout(after, seat, random.Random(luck), work)
-            totals[index] += evaluate(outcome, seat)
+            totals[move] += evaluate(playout(after, seat, random.Random(luck), work), seat)
+        samples += 1
         if work.left <= 0:
             break
-    best = max(range(len(legal)), key=lambda i: (totals[i], priority(position, legal[i])))
-    return legal[best]
+    best = max(legal, key=lambda move: (totals[move], priority(position, move)))
+    return best if totals[best] - totals[baseline] > MARGIN * samples else baseline
+
+
+#: How much better (in count, per sample) the searched move must look than the medium
+#: player's choice to be played instead.
+MARGIN: Final = 0.25
+
+
+def _undoes(last: Move | None, move: Move) -> bool:
+    """Whether ``move`` carries straight back, between the same two houses, the card
+    the turn's last move brought."""
+    return (
+        last is not None
+        and move.kind == last.kind == CARD
+        and move.src == last.dst == HOUSE
+        and move.dst == last.src == HOUSE
+        and (move.si, move.di) == (last.di, last.si)
+    )
 
 
 # ------------------------------------------------------------------ the bots' face
@@ -252,6 +276,7 @@ def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[
         move = choose(level, copy, seat, rng, work)
         copy.push(move)
         moves.append(move)
+        work.last = move
     return moves
 
 
