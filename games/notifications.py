@@ -37,7 +37,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import NOTIFICATION_EVENTS
+from accounts.models import NOTIFICATION_EVENTS, Profile
 from accounts.services import bouncing, profile_of, unsubscribe_token, verified_address
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 from games.engine import Game as EngineGame
@@ -353,8 +353,9 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         **row.context,
     }
     user = row.user
-    if user is not None:
-        context["player"] = profile_of(user).display_name or user.get_username()
+    profile = profile_of(user) if user is not None else None  # read once for the e-mail
+    if user is not None and profile is not None:
+        context["player"] = profile.display_name or user.get_username()
     if user is not None and row.kind in NOTIFICATION_EVENTS:
         # The answer to a player's own reply is no news to unsubscribe from.
         token = unsubscribe_token(user, row.kind)
@@ -365,7 +366,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         moment = moment or moment_of(row)
         assert moment is not None
         position = moment.then
-        if user is not None and seat is not None and _plays_this_by_mail(row, game, seat):
+        if seat is not None and _plays_this_by_mail(row, game, seat, profile):
             # The moves menu and its reply address are for the game as it stands, so
             # the table shown is the one a reply plays on.
             position = moment.now
@@ -381,8 +382,8 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             if seat is not None
             else ""
         )
-        if game.deadline is not None and user is not None:
-            zone = ZoneInfo(profile_of(user).time_zone)
+        if game.deadline is not None and profile is not None:
+            zone = ZoneInfo(profile.time_zone)
             context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
@@ -409,13 +410,13 @@ MENU_KINDS = frozenset(
 )
 
 
-def _plays_this_by_mail(row: Notification, game: Game, seat: int) -> bool:
+def _plays_this_by_mail(row: Notification, game: Game, seat: int, profile: Profile | None) -> bool:
     """Whether the row's e-mail offers play by mail: a kind that carries the menu, to a
     player who plays this game by mail, at a verified address (only such an address's
     replies are read). The answer to a reply always does."""
     if row.kind not in MENU_KINDS or row.user is None:
         return False
-    wanted = row.kind == "mail_answer" or plays_by_mail(game, seat)
+    wanted = row.kind == "mail_answer" or plays_by_mail(game, seat, profile)
     return wanted and verified_address(row.user, row.email)
 
 
