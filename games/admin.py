@@ -23,6 +23,7 @@ from rbank_site.admin import changelist_link, link
 from .models import (
     Challenge,
     ChallengeSeat,
+    Event,
     Game,
     IdempotentRequest,
     Match,
@@ -194,3 +195,23 @@ class RatingAdmin(ReadOnlyAdmin):
     list_filter = ["family"]
     search_fields = ["user__username"]
     list_select_related = ["user"]
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    """What the event streams and webhooks carried (kept EVENT_RETENTION_DAYS)."""
+
+    list_display = ["id", "kind", "user_link", "game_link", "created_at"]
+    list_display_links = ["id"]
+    list_filter = ["kind"]
+    search_fields = ["user__username", "game__id__exact"]
+    list_select_related = ["user", "game"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description="user")
+    def user_link(self, row: Event) -> SafeString | str:
+        return link(row.user)
+
+    @admin.display(description="game")
+    def game_link(self, row: Event) -> SafeString | str:
+        return link(row.game)

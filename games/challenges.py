@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -32,7 +33,7 @@ from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
 
-from . import ratings
+from . import events, ratings
 from .clocks import TimeControl
 from .dealing import announce, start_game
 from .matches import start_match
@@ -133,6 +134,15 @@ def create_challenge(
         for player in (named, second):
             if player is not None:
                 notify("invitation", user=player, challenge=challenge)
+        events.emit(
+            "challenge",
+            [named, second],
+            challenge=challenge,
+            by=challenger.get_username(),
+            rules=rules,
+            rated=rated,
+            match_target=match_target,
+        )
         for player in (named, second):
             if player is not None and level_of(player):
                 # A computer player takes up every challenge at once.
@@ -242,7 +252,9 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         seat.letter = "ABC"[len(players) - 1]  # seats follow the order of acceptance
         seat.save(update_fields=["letter"])
         challenge.refresh_from_db()
+        answered = partial(events.emit, "challenge_answered", players[:-1], challenge=challenge)
         if len(players) < challenge.game_rules().seats:
+            answered(accepted=True, by=user.get_username(), game=None)
             return challenge  # G3: the game waits for its third player
         if challenge.match_target:
             match = start_match(
@@ -264,6 +276,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 clock=challenge.clock(),
                 rated=challenge.rated,
             )
+        answered(accepted=True, by=user.get_username(), game=game)
         announce(game)
         challenge.status = Challenge.Status.ACCEPTED
         challenge.game = game
@@ -294,14 +307,22 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
             raise ServiceError(409, "OPEN_CHALLENGE", "an open challenge is not declined: leave it")
         _close(challenge, Challenge.Status.DECLINED)
         # The challenger, and a player who had accepted a three-player one, wait for it.
-        for waiting in (challenge.challenger, *challenge.accepted):
-            if waiting.pk != user.pk:
-                notify(
-                    "challenge_declined",
-                    user=waiting,
-                    challenge=challenge,
-                    declined_by=user.get_username(),
-                )
+        waiting = [p for p in (challenge.challenger, *challenge.accepted) if p.pk != user.pk]
+        for player in waiting:
+            notify(
+                "challenge_declined",
+                user=player,
+                challenge=challenge,
+                declined_by=user.get_username(),
+            )
+        events.emit(
+            "challenge_answered",
+            waiting,
+            challenge=challenge,
+            accepted=False,
+            by=user.get_username(),
+            game=None,
+        )
         return challenge
 
 
@@ -310,7 +331,10 @@ def cancel_challenge(challenge_id: int, user: User) -> Challenge:
         challenge = _locked(challenge_id)
         if challenge.challenger_id != user.pk:
             raise ServiceError(404, "NOT_FOUND", "no such challenge")
-        return _close(challenge, Challenge.Status.CANCELLED)
+        _close(challenge, Challenge.Status.CANCELLED)
+        told = [*challenge.invited, *challenge.accepted]
+        events.emit("challenge_cancelled", told, challenge=challenge, by=user.get_username())
+        return challenge
 
 
 def challenges_for(user: User) -> QuerySet[Challenge]:

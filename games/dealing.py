@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.engine import new_seed, seed_commitment
 from rbank_site.errors import ServiceError
 
-from . import deadlines
+from . import deadlines, events
 from .bot_wake import wake_bots
 from .clocks import TimeControl
 from .models import Game, Match, Seat, StopMode
@@ -73,12 +73,24 @@ def announce(game: Game) -> None:
     even a player who has just accepted on the page (a game lasts days; they may leave)."""
     game.ply = 0
     engine = engine_game(game)
-    notify(
-        "your_turn",
-        user=game.user_at(engine.to_move),
+    player = game.user_at(engine.to_move)
+    notify("your_turn", user=player, game=game, last_turn=[], lost_turn=False, first_turn=True)
+    events.emit(
+        "game_started",
+        game.players,
         game=game,
+        players=game.names(),
+        rules=game.rules,
+        rated=game.rated,
+        match=game.match_id,
+    )
+    events.emit(
+        "your_turn",
+        [player],
+        game=game,
+        seat=game.letters[engine.to_move],
         last_turn=[],
         lost_turn=False,
-        first_turn=True,
+        deadline=game.deadline,
     )
     wake_bots(game, engine)

@@ -558,3 +558,33 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.user} ({self.status})"
+
+
+class Event(models.Model):
+    """Something that happened, as one player is told it: what the event stream
+    (``games.stream``) and the webhooks carry. Written in the transaction of what it
+    tells, published once that commits; kept ``settings.EVENT_RETENTION_DAYS`` for
+    clients that reconnect with ``Last-Event-ID``. ``data`` holds nothing hidden: moves
+    as played (which every seat saw), never a face-down card."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events"
+    )
+    kind = models.CharField(max_length=32)
+    #: The game it is about, if any (webhooks deliver one game's events in order).
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
+    data = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "id"]),  # a stream's catch-up after Last-Event-ID
+            models.Index(fields=["created_at"]),  # the daily prune
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user} (#{self.pk})"
+
+    def as_json(self) -> dict[str, Any]:
+        """The event as clients read it: its id, kind and time, then what it tells."""
+        return {"id": self.pk, "kind": self.kind, "at": self.created_at, **self.data}

@@ -1,8 +1,9 @@
-"""What the service keeps only for a while: e-mails done with, and idempotency keys.
+"""What the service keeps only for a while: e-mails done with, idempotency keys, events.
 
 A sent, failed or outdated outbox row and an ``Idempotency-Key`` answer are of no
 use after ``settings.RETENTION_DAYS`` (a retry comes within minutes, support staff
-look at a failed e-mail within days). A daily beat task deletes them in batches, each
+look at a failed e-mail within days); an event after ``settings.EVENT_RETENTION_DAYS``
+(a stream that reconnects later starts afresh). A daily beat task deletes them in batches, each
 batch its own short transaction, so no table is locked for long however much is due.
 Rows still to send (pending, sending, waiting for a digest) are never deleted.
 """
@@ -15,6 +16,7 @@ from django.conf import settings
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
+from . import events
 from .models import IdempotentRequest, Notification
 
 #: Rows deleted by one DELETE statement.
@@ -34,6 +36,7 @@ def prune(now: datetime | None = None, batch: int = BATCH) -> dict[str, int]:
         "idempotency_keys": delete_in_batches(
             IdempotentRequest.objects.filter(created_at__lt=before), batch
         ),
+        "events": delete_in_batches(events.expired(now), batch),
     }
 
 

@@ -25,7 +25,7 @@ from games.engine.messages import render
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields, logs_refusals
 
-from . import deadlines
+from . import deadlines, events
 from .bot_wake import wake_bots
 from .matches import settle_match
 from .models import SEATS, Game, Seat
@@ -97,6 +97,7 @@ def play_moves(
         except GameError as exc:
             raise refused(game, exc) from None
         applied = [str(entry.move) for entry in entries]
+        events.later(game, "move", game.players, seat=game.letters[seat], moves=applied)
         record_turns(game, engine, seat)
         save(game, engine)
         return MovesResult(game, applied, engine=engine)
@@ -112,12 +113,18 @@ def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
     deadlines.start_turn(game, engine.to_move, now)
     game.ply = engine.entry_count  # the e-mail shows the game as it is now
     last = engine.last_turn
-    notify(
+    last_turn = [] if last is None else [str(m) for m in last.moves]
+    lost_turn = last is not None and last.lost
+    player = game.user_at(engine.to_move)
+    notify("your_turn", user=player, game=game, last_turn=last_turn, lost_turn=lost_turn)
+    events.later(
+        game,
         "your_turn",
-        user=game.user_at(engine.to_move),
-        game=game,
-        last_turn=[] if last is None else [str(m) for m in last.moves],
-        lost_turn=last is not None and last.lost,
+        [player],
+        seat=game.letters[engine.to_move],
+        last_turn=last_turn,
+        lost_turn=lost_turn,
+        deadline=game.deadline,
     )
 
 
@@ -170,9 +177,12 @@ def save(game: Game, engine: EngineGame) -> None:
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
         for player in game.players:
             notify(kind, user=player, game=game)
+        outcome = {"ending": game.ending, "winner": game.winner or None, "score": game.score}
+        events.later(game, "game_over", game.players, **outcome)
         rate_game(game, engine)
         if game.match_id is not None:
             settle_match(game, engine)
+    events.flush(game)
     wake_bots(game, engine)
 
 

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from rbank_site.logs import fields, logs_refusals
 
+from . import events
 from .models import Game
 from .notifications import notify
 from .services import act, check_version, lock_for_player, playing_engine, save
@@ -28,6 +29,7 @@ def offer_stalemate(*, game_id: int, user: User, expected_version: int | None = 
         act(game, lambda: engine.offer_stalemate(seat))
         save(game, engine)
         logger.info("stalemate offered %s", fields(game=game.pk, seat=game.letters[seat]))
+        events.emit("stalemate_offered", game.players, game=game, by=game.letters[seat])
         for other, player in enumerate(game.players):
             if other != seat:
                 notify("stalemate_offer", user=player, game=game)

@@ -20,6 +20,7 @@ from games.engine import Refusal, WrongCallError
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields, logs_refusals
 
+from . import events
 from .models import Game
 from .notifications import notify
 from .services import check_version, lock_for_player, playing_engine, record_turns, refused, save
@@ -82,6 +83,17 @@ def call_stop_on(
                     code=entry.violation,
                     correction=correction,
                 ),
+            )
+            events.emit(
+                "stop_called",
+                game.players,
+                game=game,
+                by=game.letters[seat],
+                stopped=game.letters[last.seat],
+                move_number=move_number,
+                move=str(stopped),
+                code=entry.violation,
+                correction=correction,
             )
             notify(
                 "stop_called",

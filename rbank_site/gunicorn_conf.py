@@ -1,6 +1,9 @@
 """gunicorn's settings for the web container (docker/Dockerfile), from the environment.
 
-gunicorn -c python:rbank_site.gunicorn_conf rbank_site.wsgi:application
+gunicorn -c python:rbank_site.gunicorn_conf rbank_site.asgi:application
+
+Each worker is a uvicorn event loop (ASGI): the open event streams of a worker wait
+there at no thread's cost, and the other views run in its threads.
 """
 
 import os
@@ -8,6 +11,7 @@ import os
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 #: Worker processes: about two per core of the container.
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
+worker_class = "uvicorn_worker.UvicornWorker"
 #: A worker silent this long (a request stuck) is killed and replaced; on a restart,
 #: requests under way get this long to finish.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
@@ -15,7 +19,8 @@ graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "30"))
 #: Behind the TLS proxy, which reuses its connections.
 keepalive = 5
 #: Each worker is replaced after about this many requests, so that whatever it leaks
-#: never grows; the jitter keeps the workers from restarting all at once.
+#: never grows; the jitter keeps the workers from restarting all at once (its open
+#: streams end, and their clients resume from Last-Event-ID).
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "100"))
 #: The workers' heartbeat files in memory: a slow container disk never looks like a hang.

@@ -61,13 +61,19 @@ def main() -> int:
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var"))
     for folder in ("broker/queue", "broker/processed", "broker/control", "static"):
         (var / folder).mkdir(parents=True, exist_ok=True)
-    web = f"127.0.0.1:{port(os.environ)}"
+    host, web_port = "127.0.0.1", str(port(os.environ))
+    web = f"{host}:{web_port}"
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
     celery = [sys.executable, "-m", "celery", "-A", "rbank_site"]
     mail = os.environ.get("MAIL_RECEIVER_PORT", "2525")
     parts = {
-        "web": [sys.executable, "manage.py", "runserver", web, "--noreload"],
+        # ASGI (the event streams), as in production; static files by WhiteNoise.
+        "web": [
+            *(sys.executable, "-m", "uvicorn", "rbank_site.asgi:application"),
+            *("--host", host, "--port", web_port),
+            *("--timeout-graceful-shutdown", "3", "--no-access-log"),
+        ],
         "worker": [*celery, "worker", "-l", "info", "--concurrency", "2"],
         "beat": [*celery, "beat", "-l", "info"],
         # Play by mail: replies delivered by SMTP to 127.0.0.1:2525 (docs/play-by-mail.md).

@@ -83,7 +83,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "rbank_site.urls"
-WSGI_APPLICATION = "rbank_site.wsgi.application"
+WSGI_APPLICATION = "rbank_site.wsgi.application"  # the test server; the web serves ASGI
+ASGI_APPLICATION = "rbank_site.asgi.application"
 
 TEMPLATES = [
     {
@@ -207,6 +208,17 @@ if not 1 <= EMAIL_MAX_ATTEMPTS <= 1000:  # Notification.attempts is a small inte
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
 if RETENTION_DAYS < 1:
     raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
+
+# The event stream (docs/api-events.md): events kept this many days for clients that
+# reconnect with Last-Event-ID; an idle stream's heartbeat; without Redis, how often each
+# web process reads the events table for what other processes (the worker) wrote.
+EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "7"))
+if EVENT_RETENTION_DAYS < 1:
+    raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
+STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
+STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
+#: Open streams one account may hold at once (each browser tab or client is one).
+STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
 
 
 # Play by mail (docs/play-by-mail.md): replies to ``play+...@MAIL_DOMAIN`` play, and
@@ -369,7 +381,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.send_digests",
         "schedule": crontab(hour=int(os.environ.get("DIGEST_HOUR_UTC", "7")), minute=0),
     },
-    # Sent e-mails and idempotency keys older than RETENTION_DAYS, deleted in batches.
+    # Sent e-mails and idempotency keys older than RETENTION_DAYS, events older than
+    # EVENT_RETENTION_DAYS, deleted in batches.
     "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
     # Inbound mail a worker never took up (the broker was down, a worker died).
     "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": 60.0},

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from accounts import views as account_views
-from games import api
+from games import api, stream_views
 
 from . import health, views
 
@@ -33,6 +33,7 @@ urlpatterns = [
         accounts_api.TokenDetailApi.as_view(),
         name="api-token",
     ),
+    path("api/v1/stream/events/", stream_views.events, name="api-stream-events"),
     path("api/v1/players/", api.PlayerListApi.as_view(), name="api-players"),
     path("api/v1/players/<str:username>/", api.PlayerDetailApi.as_view(), name="api-player"),
     path("api/v1/leaderboard/", api.LeaderboardApi.as_view(), name="api-leaderboard"),

@@ -1,0 +1,154 @@
+"""``GET /api/v1/stream/events/``: one long-lived stream of a player's events.
+
+Server-Sent Events by default (``text/event-stream``: each event's ``id:`` is its id,
+``event:`` its kind, ``data:`` its JSON), or one JSON object per line for
+``Accept: application/x-ndjson``. ``Last-Event-ID`` (the header browsers send again
+on their own, or ``?since=``) replays the stored events after that id first. A
+comment (SSE) or an empty line (NDJSON) every ``STREAM_HEARTBEAT_SECONDS`` keeps idle
+connections and the proxies between alive.
+
+An async view: it waits on the hub (``games.stream``) without holding a thread or a
+database connection; the ORM is used only to authenticate and to read the backlog.
+The stream needs the ASGI server; under WSGI (the test server) it answers 503 at once
+and the game page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.handlers.asgi import ASGIRequest
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+from .stream import CLOSE, Stream, TooManyStreams, backlog, hub, in_thread
+
+SSE = "text/event-stream"
+NDJSON = "application/x-ndjson"
+
+
+@dataclass(frozen=True)
+class Format:
+    content_type: str
+    preamble: str
+    heartbeat: str
+
+    def event(self, event: dict[str, Any]) -> str:
+        data = json.dumps(event, cls=DjangoJSONEncoder, separators=(",", ":"))
+        if self.content_type == NDJSON:
+            return data + "\n"
+        return f"id: {event['id']}\nevent: {event['kind']}\ndata: {data}\n\n"
+
+
+FORMATS = {
+    # The browser's EventSource reconnects after ``retry`` ms, sending Last-Event-ID.
+    SSE: Format(SSE, "retry: 3000\n: connected\n\n", ": heartbeat\n\n"),
+    NDJSON: Format(NDJSON, "", "\n"),
+}
+
+
+def error(status: int, code: str, message: str, **headers: str) -> JsonResponse:
+    response = JsonResponse({"error": code, "message": message}, status=status)
+    for name, value in headers.items():
+        response[name] = value
+    return response
+
+
+def negotiate(accept: str) -> Format | None:
+    """NDJSON when asked for by name, else SSE; None when neither is acceptable."""
+    kinds = {part.split(";")[0].strip().lower() for part in accept.split(",")} - {""}
+    if NDJSON in kinds:
+        return FORMATS[NDJSON]
+    if not kinds or kinds & {SSE, "*/*", "text/*"}:
+        return FORMATS[SSE]
+    return None
+
+
+def resume_from(request: HttpRequest) -> int | None:
+    """The id after which to replay the stored events (``Last-Event-ID``, else
+    ``?since=``; 0: all that are kept), None for a new stream; ValueError if no id."""
+    text = request.headers.get("Last-Event-ID") or request.GET.get("since")
+    if text is None:
+        return None
+    text = text.strip()
+    if not (text.isdigit() and len(text) < 19):
+        raise ValueError(text)
+    return int(text)
+
+
+def authenticate(request: HttpRequest) -> User | None:
+    """The API's own authenticators (a token, or the signed-in session)."""
+    classes = cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
+    authenticators = [cls() for cls in classes]
+    user = Request(request, authenticators=authenticators).user
+    return user if user.is_authenticated else None
+
+
+async def events(request: HttpRequest) -> HttpResponseBase:
+    if request.method not in ("GET", "HEAD"):
+        return error(405, "METHOD_NOT_ALLOWED", f"method {request.method} not allowed")
+    form = negotiate(request.headers.get("Accept", ""))
+    if form is None:
+        return error(406, "NOT_ACCEPTABLE", f"the stream is sent as {SSE} or {NDJSON}")
+    try:
+        after = resume_from(request)
+    except ValueError:
+        return error(400, "BAD_REQUEST", "Last-Event-ID (or since) must be an event id")
+    try:
+        user = await in_thread(lambda: authenticate(request))
+    except APIException as exc:
+        return error(401, "NOT_AUTHENTICATED", str(exc.detail))
+    if user is None:
+        return error(401, "NOT_AUTHENTICATED", "sign in, or send Authorization: Token <key>")
+    if not isinstance(request, ASGIRequest):
+        unavailable = "this server holds no streams: poll GET /api/v1/games/"
+        return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
+    try:
+        stream = hub().open(user.pk)
+    except TooManyStreams:
+        limit = settings.STREAM_MAX_PER_USER
+        return error(429, "TOO_MANY_STREAMS", f"at most {limit} open streams per player")
+    try:
+        missed = [] if after is None else await in_thread(lambda: backlog(user.pk, after))
+    except BaseException:
+        hub().close(stream)
+        raise
+    response = StreamingHttpResponse(flow(stream, missed, form), content_type=form.content_type)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+async def flow(stream: Stream, missed: list[dict[str, Any]], form: Format) -> AsyncIterator[str]:
+    """What the client reads: the events it missed, then each new one as it comes."""
+    try:
+        if form.preamble:
+            yield form.preamble
+        sent = set()
+        for event in missed:
+            sent.add(event["id"])
+            yield form.event(event)
+        while True:
+            try:
+                event = await asyncio.wait_for(
+                    stream.queue.get(), settings.STREAM_HEARTBEAT_SECONDS
+                )
+            except TimeoutError:
+                yield form.heartbeat
+                continue
+            if event is CLOSE:
+                return
+            if event["id"] not in sent:
+                yield form.event(event)
+    finally:
+        hub().close(stream)
