@@ -17,12 +17,15 @@ from .models import ApiToken, Profile
 
 #: Vacation days move the clocks of the player's games (a service does it): not a form's.
 VACATION = ["vacation_year", "vacation_days_used", "vacation_until"]
+#: The secret of the player's calendar link: theirs alone, not shown to the staff.
+SECRET = ["calendar_token"]
 
 
 class ProfileInline(admin.StackedInline[Profile, User]):
     model = Profile
     can_delete = False
     readonly_fields = VACATION
+    exclude = SECRET
 
 
 @admin.register(Profile)
@@ -31,6 +34,7 @@ class ProfileAdmin(admin.ModelAdmin[Profile]):
     search_fields = ["user__username", "user__email", "display_name"]
     list_select_related = ["user"]
     readonly_fields = ["user", *VACATION]
+    exclude = SECRET
 
 
 @admin.register(ApiToken)

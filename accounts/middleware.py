@@ -16,8 +16,10 @@ class PlayerTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        # The API speaks ISO 8601 with offsets: no lookup there.
-        if request.user.is_authenticated and not request.path.startswith("/api/"):
+        # The API speaks ISO 8601 with offsets, the calendar feed UTC: no lookup there.
+        # The feed is read by calendar programs, so not even the session is read (no
+        # "Vary: Cookie" on its answers).
+        if not request.path.startswith(("/api/", "/calendar/")) and request.user.is_authenticated:
             zone = (
                 Profile.objects.filter(user_id=request.user.pk)
                 .values_list("time_zone", flat=True)

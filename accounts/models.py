@@ -64,6 +64,14 @@ class Profile(models.Model):
     #: A computer player's level (``games.engine.bots.LEVELS``), "" for a person. The
     #: three computer players are made by a migration (``accounts.bots``).
     bot_level = models.CharField(max_length=8, blank=True, db_index=True)
+    #: The secret of the player's calendar of deadlines (``/calendar/<token>.ics``), or
+    #: None when they have none. Kept in clear, unlike an API token's key: the account
+    #: page shows the link again whenever the player wants to add it to another
+    #: calendar program, and what it opens is read-only and holds only the deadlines
+    #: (no card, no move, no way to play). A new link replaces it; stopping the link
+    #: clears it, and the old address answers 404. Unique, so the feed finds its
+    #: player by the index.
+    calendar_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()

@@ -1,15 +1,19 @@
-"""Writes for accounts: profiles, API tokens, vacations and deleting an account."""
+"""Writes for accounts: profiles, API tokens, the calendar link, vacations and deleting
+an account."""
 
 from __future__ import annotations
 
 import logging
+import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from rbank_site.errors import ServiceError
@@ -110,6 +114,36 @@ def revoke_token(user: User, token_id: int) -> None:
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
         raise ServiceError(404, "NOT_FOUND", "no such token")
+
+
+def make_calendar_link(user: User) -> str:
+    """A new secret for the player's calendar of deadlines: the address it makes
+    replaces the one they had, which stops working at once. Returns the secret."""
+    token = secrets.token_urlsafe(32)
+    Profile.objects.filter(pk=profile_of(user).pk).update(calendar_token=token)
+    return token
+
+
+def stop_calendar_link(user: User) -> None:
+    """The calendar of deadlines is no longer served: its address answers 404."""
+    Profile.objects.filter(user=user).update(calendar_token=None)
+
+
+def calendar_owner(token: str) -> User | None:
+    """The player whose calendar secret ``token`` is, or None (no such link, or stopped)."""
+    if not token or len(token) > 64:
+        return None
+    profile = Profile.objects.select_related("user").filter(calendar_token=token).first()
+    return None if profile is None else profile.user
+
+
+def calendar_address(token: str, *, scheme: str = "") -> str:
+    """The calendar's address on this site; with ``scheme="webcal"`` the same address
+    in the form a click hands to the calendar program, which subscribes to it."""
+    address = settings.SITE_URL + reverse("calendar-feed", args=[token])
+    if scheme:
+        address = scheme + address[address.index(":") :]
+    return address
 
 
 def has_account(email: str) -> bool:

@@ -1,4 +1,5 @@
-"""Account pages: profile and notification preferences, API tokens, vacation."""
+"""Account pages: profile and notification preferences, the calendar link, API tokens,
+vacation."""
 
 from django.urls import path
 
@@ -8,6 +9,8 @@ urlpatterns = [
     path("account/", views.profile, name="profile"),
     path("account/tokens/", views.tokens, name="tokens"),
     path("account/tokens/<int:token_id>/revoke/", views.revoke_token, name="token-revoke"),
+    path("account/calendar/", views.make_calendar_link, name="calendar-make"),
+    path("account/calendar/stop/", views.stop_calendar_link, name="calendar-stop"),
     path("account/vacation/", views.vacation, name="vacation"),
     path("account/delete/", views.delete_account, name="account-delete"),
     path("account/mail-works/", views.mail_works_again, name="mail-works-again"),

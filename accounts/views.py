@@ -1,4 +1,5 @@
-"""Account pages: profile and notifications, API tokens, vacation; and the one-click
+"""Account pages: profile and notifications, the calendar link, API tokens, vacation;
+and the one-click
 unsubscribe link of every e-mail, which works without signing in."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
@@ -89,8 +91,44 @@ def profile(request: HttpRequest) -> HttpResponse:
             }
         )
         status = 200
-    context = {"form": form, "profile": current}
-    return render(request, "accounts/profile.html", context, status=status)
+    token = current.calendar_token
+    context = {
+        "form": form,
+        "profile": current,
+        "calendar": {
+            "address": services.calendar_address(token),
+            "webcal": services.calendar_address(token, scheme="webcal"),
+        }
+        if token
+        else None,
+    }
+    response = render(request, "accounts/profile.html", context, status=status)
+    if token:
+        response["Cache-Control"] = "no-store"  # the calendar's secret must not stay in a cache
+    return response
+
+
+@login_required
+@require_POST
+def make_calendar_link(request: HttpRequest) -> HttpResponse:
+    """A calendar link, or a new one in place of the old (which stops working)."""
+    had = services.profile_of(_user(request)).calendar_token
+    services.make_calendar_link(_user(request))
+    messages.success(
+        request,
+        "Your new calendar link is below: the old one no longer works."
+        if had
+        else "Your calendar link is below: add it to your calendar program.",
+    )
+    return redirect(reverse("profile") + "#calendar")
+
+
+@login_required
+@require_POST
+def stop_calendar_link(request: HttpRequest) -> HttpResponse:
+    services.stop_calendar_link(_user(request))
+    messages.success(request, "The calendar link no longer works.")
+    return redirect(reverse("profile") + "#calendar")
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""The HTML pages of the game: lobby, game table, replay, rules."""
+"""The HTML pages of the game: lobby, game table, replay, rules; and the calendar feed."""
 
 from django.urls import path
 
@@ -30,4 +30,5 @@ urlpatterns = [
     path("games/<int:game_id>/replay/", views.replay, name="game-replay"),
     path("games/<int:game_id>/export.txt", views.export, name="game-export"),
     path("invitations/<slug:token>/", views.invitation, name="invitation"),
+    path("calendar/<slug:token>.ics", views.calendar_feed, name="calendar-feed"),
 ]

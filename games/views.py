@@ -8,6 +8,7 @@ redirect, so the page updates in place with or without JavaScript.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,16 +18,27 @@ from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET, require_POST
+from django.utils.cache import get_conditional_response
+from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from accounts import invitations
 from accounts.bots import BOT_PLAYERS
-from accounts.services import has_account
+from accounts.services import calendar_address, calendar_owner, has_account, profile_of
 from games.engine import PRESETS, seed_commitment, view
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 
-from . import challenges, mail_play, poll, ratings, rules_catalog, selectors, services, stops
+from . import (
+    calendar,
+    challenges,
+    mail_play,
+    poll,
+    ratings,
+    rules_catalog,
+    selectors,
+    services,
+    stops,
+)
 from .board import build_board, revealed_view
 from .forms import NewGameForm
 from .models import Challenge, Game
@@ -94,8 +106,18 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
         "presets": [preset["name"] for preset in rules_catalog.presets()],
         "near": ratings.near(user, "standard") if not games else [],
         "my_standing": ratings.standings([user], "standard")[user.pk],
+        "calendar": _calendar_link(user),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+def _calendar_link(user: User) -> str:
+    """The lobby's "Add to calendar": the player's feed for the calendar program to
+    subscribe to, or the account page's section that makes one."""
+    token = profile_of(user).calendar_token
+    if token:
+        return calendar_address(token, scheme="webcal")
+    return reverse("profile") + "#calendar"
 
 
 @login_required
@@ -592,3 +614,20 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         except ServiceError as exc:
             error = exc.message
     return render(request, "games/invitation.html", {"challenge": challenge, "error": error})
+
+
+@require_safe
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's calendar of deadlines (``games/calendar.py``), for calendar programs:
+    no sign-in, the secret in the address is the credential; an unknown or stopped
+    one is 404. Nothing here reads the session, so the answer sets no cookie."""
+    user = calendar_owner(token)
+    if user is None:
+        raise Http404("no such calendar")
+    body = calendar.deadlines_calendar(user)
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    unchanged = get_conditional_response(request, etag=etag)
+    response = unchanged or HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, max-age=300"
+    return response
