@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "mailplay",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -219,6 +220,29 @@ STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
 #: Open streams one account may hold at once (each browser tab or client is one).
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
+
+
+# Webhooks (docs/webhooks.md): a player's events POSTed, signed, to their URLs, one at a
+# time in order. After the n-th failed attempt in a row a webhook waits
+# WEBHOOK_RETRY_BACKOFF * 2**(n-1) seconds, at most WEBHOOK_RETRY_BACKOFF_MAX; a delivery
+# gives up after WEBHOOK_MAX_ATTEMPTS attempts, a webhook is turned off after
+# WEBHOOK_DISABLE_AFTER failures in a row. Outside DEBUG a webhook's host must be public
+# (checked again at each delivery, which connects to the address checked) and its URL
+# https: webhooks cannot probe the server's own network.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", DEBUG)
+WEBHOOK_REQUIRE_HTTPS = env_bool("WEBHOOK_REQUIRE_HTTPS", not DEBUG)
+#: Seconds to connect, and for each read of the answer.
+WEBHOOK_TIMEOUT = float(os.environ.get("WEBHOOK_TIMEOUT", "10"))
+WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("WEBHOOK_MAX_ATTEMPTS", "10"))
+WEBHOOK_RETRY_BACKOFF = int(os.environ.get("WEBHOOK_RETRY_BACKOFF", "60"))
+WEBHOOK_RETRY_BACKOFF_MAX = int(os.environ.get("WEBHOOK_RETRY_BACKOFF_MAX", "3600"))
+WEBHOOK_DISABLE_AFTER = int(os.environ.get("WEBHOOK_DISABLE_AFTER", "20"))
+if not 0 < WEBHOOK_TIMEOUT <= 60:  # a task makes deliveries for a minute, then queues itself
+    raise ImproperlyConfigured("WEBHOOK_TIMEOUT must be more than 0 and at most 60 seconds")
+if not 1 <= WEBHOOK_MAX_ATTEMPTS <= 1000:  # Delivery.attempts is a small integer
+    raise ImproperlyConfigured("WEBHOOK_MAX_ATTEMPTS must be from 1 to 1000")
+if WEBHOOK_DISABLE_AFTER < 1:
+    raise ImproperlyConfigured("WEBHOOK_DISABLE_AFTER must be at least 1")
 
 
 # Play by mail (docs/play-by-mail.md): replies to ``play+...@MAIL_DOMAIN`` play, and
@@ -390,6 +414,13 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "daily-prune-inbound": {
         "task": "mailplay.tasks.prune_inbound",
         "schedule": crontab(hour=3, minute=40),
+    },
+    # Webhooks whose deliveries are due again (a lost task, a back-off over).
+    "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": 60.0},
+    # Webhook deliveries written more than RETENTION_DAYS ago.
+    "daily-prune-webhooks": {
+        "task": "webhooks.tasks.prune",
+        "schedule": crontab(hour=3, minute=50),
     },
 }
 

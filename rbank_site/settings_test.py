@@ -14,6 +14,9 @@ os.environ.setdefault("THROTTLE_ANON_RATE", "100000/min")
 # The Mailgun inbound webhook is on in tests, signed with this key.
 os.environ.setdefault("MAILGUN_WEBHOOK_SIGNING_KEY", "test-mailgun-signing-key")
 os.environ.setdefault("BOT_PAUSE_SECONDS", "0,0")  # the computer answers at once in tests
+# Webhooks deliver to the tests' receivers on 127.0.0.1, over plain HTTP.
+os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", "1")
+os.environ.setdefault("WEBHOOK_REQUIRE_HTTPS", "0")
 os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test"))
 
 from .settings import *  # noqa: F403

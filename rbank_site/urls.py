@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from accounts import api as accounts_api
 from accounts import views as account_views
 from games import api, stream_views
+from webhooks import api as webhooks_api
 
 from . import health, views
 
@@ -23,6 +24,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("games.urls")),
     path("", include("accounts.urls")),
+    path("", include("webhooks.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),
@@ -32,6 +34,25 @@ urlpatterns = [
         "api/v1/me/tokens/<int:token_id>/",
         accounts_api.TokenDetailApi.as_view(),
         name="api-token",
+    ),
+    path("api/v1/me/webhooks/", webhooks_api.WebhookListApi.as_view(), name="api-webhooks"),
+    path(
+        "api/v1/me/webhooks/<int:webhook_id>/",
+        webhooks_api.WebhookDetailApi.as_view(),
+        name="api-webhook",
+    ),
+    *(
+        path(f"api/v1/me/webhooks/<int:webhook_id>/{action}/", view.as_view(), name=name)
+        for action, view, name in (
+            ("secret", webhooks_api.WebhookSecretApi, "api-webhook-secret"),
+            ("ping", webhooks_api.WebhookPingApi, "api-webhook-ping"),
+            ("deliveries", webhooks_api.DeliveryListApi, "api-webhook-deliveries"),
+        )
+    ),
+    path(
+        "api/v1/me/webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/redeliver/",
+        webhooks_api.RedeliverApi.as_view(),
+        name="api-webhook-redeliver",
     ),
     path("api/v1/stream/events/", stream_views.events, name="api-stream-events"),
     path("api/v1/players/", api.PlayerListApi.as_view(), name="api-players"),

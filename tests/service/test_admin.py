@@ -25,6 +25,7 @@ from games.models import Challenge, Game, Notification, Rating
 from games.services import resign
 from mailplay.receiving import receive
 from tests.stop_scenes import classic_game
+from webhooks.services import create_webhook, ping
 
 from .conftest import browser, client_for, mover_and_other, play_turn, whole_turn
 from .mailbox import plain
@@ -60,7 +61,7 @@ def superuser(db: None) -> User:
 def everything(alice: User, bob: User, charlie: User) -> Game:
     """A row of every model: a match's game with a turn of each player (one sent with an
     Idempotency-Key), their e-mails, a challenge, a token, a profile, an e-mail address,
-    a group."""
+    a group, a webhook and its ping."""
     game = start_match(alice, bob, target=100).games.get()
     mover, _ = mover_and_other(game, alice, bob)
     client_for(mover).post(
@@ -84,6 +85,7 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
         envelope_from=alice.email,
         envelope_to=[address],
     )  # a reply by mail, stored (its task waits for the commit)
+    ping(alice, create_webhook(alice, "https://hooks.example.com/rbank", ["move"]).pk)
     return game
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "mailplay", "rbank_site")
+PACKAGES = ("games", "accounts", "mailplay", "webhooks", "rbank_site")
 
 
 def module_name(path: Path) -> str:
@@ -94,6 +94,18 @@ def test_accounts_is_built_below_games() -> None:
         if target.startswith("games")
     }
     assert reaching <= allowed
+
+
+def test_webhooks_are_built_on_top_and_nothing_imports_them() -> None:
+    # games tells the webhooks by a signal (games.events.event_recorded); the URL conf
+    # names every app's views.
+    assert not {
+        (name, target)
+        for name, targets in GRAPH.items()
+        if not name.startswith("webhooks") and name != "rbank_site.urls"
+        for target in targets
+        if target.startswith("webhooks")
+    }
 
 
 def test_selectors_read_only_models_stored_games_and_the_engine() -> None:

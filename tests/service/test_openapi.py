@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from accounts.services import create_token
 from games.challenges import create_challenge
 from games.models import Game, Rating
+from webhooks.services import create_webhook, ping
 
 from .api_operations import Operation, api_operations, write_operations
 from .conftest import client_for, play_turn
@@ -113,10 +114,14 @@ def test_every_list_is_paginated_and_the_schema_says_so(
     Rating.objects.create(user=alice, family="standard", games=5)  # on the ladder
     create_token(alice, "my bot")
     create_token(alice, "my other bot")
+    hook = create_webhook(alice, "https://hooks.example.com/rbank", ["move"])
+    create_webhook(alice, "https://hooks.example.com/other", ["game_over"])
+    ping(alice, hook.pk)
+    ping(alice, hook.pk)
     client = client_for(alice)
     lists = []
     for op in sorted(api_operations(("get",)), key=str):
-        url = op.url(game_id=game.pk)
+        url = op.url(game_id=game.pk, webhook_id=hook.pk)
         response = client.get(url)
         if response.status_code != 200 or response["Content-Type"] != "application/json":
             continue
@@ -141,6 +146,8 @@ def test_every_list_is_paginated_and_the_schema_says_so(
         "/api/v1/games/{game_id}/log/",
         "/api/v1/leaderboard/",
         "/api/v1/me/tokens/",
+        "/api/v1/me/webhooks/",
+        "/api/v1/me/webhooks/{webhook_id}/deliveries/",
         "/api/v1/players/",
     ]
 

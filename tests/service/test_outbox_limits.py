@@ -37,6 +37,8 @@ def test_it_puts_time_limits_on_every_task() -> None:
     app.loader.import_default_modules()  # the apps' tasks, as a worker registers them
     ours = {name: task for name, task in app.tasks.items() if name.startswith("games.")}
     mail = {name: task for name, task in app.tasks.items() if name.startswith("mailplay.")}
+    hooks = {name: task for name, task in app.tasks.items() if name.startswith("webhooks.")}
+    assert set(hooks) == {"webhooks.tasks.deliver", "webhooks.tasks.sweep", "webhooks.tasks.prune"}
     assert set(mail) == {
         "mailplay.tasks.handle_inbound",
         "mailplay.tasks.sweep_inbound",
@@ -51,7 +53,7 @@ def test_it_puts_time_limits_on_every_task() -> None:
         "games.tasks.play_bot_turn",
         "games.tasks.answer_bot_stalemate",
     }
-    for name, task in {**ours, **mail}.items():
+    for name, task in {**ours, **mail, **hooks}.items():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
         hard = task.time_limit or app.conf.task_time_limit
         assert soft and hard, name
@@ -76,6 +78,8 @@ def test_it_runs_the_sweep_every_minute_and_the_prune_every_day() -> None:
         ("NOTIFICATION_LEASE_SECONDS", "60", "< NOTIFICATION_LEASE_SECONDS"),
         ("EMAIL_MAX_ATTEMPTS", "40000", "EMAIL_MAX_ATTEMPTS must be from 1 to 1000"),
         ("RETENTION_DAYS", "0", "RETENTION_DAYS must be at least 1"),
+        ("WEBHOOK_TIMEOUT", "120", "WEBHOOK_TIMEOUT must be more than 0 and at most 60"),
+        ("WEBHOOK_MAX_ATTEMPTS", "0", "WEBHOOK_MAX_ATTEMPTS must be from 1 to 1000"),
     ],
 )
 def test_it_refuses_to_start_with_settings_that_break_the_bounds(

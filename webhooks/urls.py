@@ -1,0 +1,13 @@
+"""The account's webhooks page and its forms (the API's routes are in rbank_site/urls.py)."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("account/webhooks/", views.webhooks, name="webhooks"),
+    path("account/webhooks/<int:webhook_id>/switch/", views.switch, name="webhook-switch"),
+    path("account/webhooks/<int:webhook_id>/ping/", views.ping, name="webhook-ping"),
+    path("account/webhooks/<int:webhook_id>/secret/", views.replace_secret, name="webhook-secret"),
+    path("account/webhooks/<int:webhook_id>/delete/", views.delete, name="webhook-delete"),
+]
