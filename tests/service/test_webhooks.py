@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 import socket
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -320,6 +322,32 @@ def test_a_replayed_delivery_is_refused_by_the_documented_check(
     for broken in ("", "t=,v1=", f"v1={header.split('v1=')[1]}", header.split(",")[0]):
         with pytest.raises(SignatureError):
             verify(hook.secret, broken, body, now=sent_at)
+
+
+def documented_check() -> Callable[..., int]:
+    """The check docs/webhooks.md gives receivers to copy, as they would copy it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    code = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    names: dict[str, Any] = {}
+    exec(code, names)
+    check: Callable[..., int] = names["verify"]
+    return check
+
+
+@pytest.mark.django_db
+def test_the_check_the_docs_give_accepts_a_delivery_and_refuses_a_replay(
+    run: Run, alice: User, bob: User, hook_receiver: Receiver
+) -> None:
+    hook = hook_for(alice, hook_receiver, ["game_started"])
+    run(deal, alice, bob, 25)
+    (request,) = hook_receiver.taken()
+    check = documented_check()
+    header = request.headers["Rbank-Signature"]
+    sent_at = check(hook.secret, header, request.body)
+    with pytest.raises(ValueError, match="replay"):
+        check(hook.secret, header, request.body, now=sent_at + 301)
+    with pytest.raises(ValueError, match="does not match"):
+        check(hook.secret, header, request.body + b" ")
 
 
 def test_the_signature_is_stripes_scheme() -> None:
