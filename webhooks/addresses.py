@@ -41,13 +41,13 @@ class Refused(Exception):
 
 @dataclass(frozen=True)
 class Target:
-    """Where a delivery goes: the URL's parts, and the address checked to connect to."""
+    """Where a delivery goes: the URL's parts, and the addresses checked to connect to."""
 
     scheme: str
     host: str
     port: int
     path: str  # the request target: path and query
-    address: str
+    addresses: list[str]  # checked, tried in order
 
     @property
     def host_header(self) -> str:
@@ -89,7 +89,7 @@ def target(url: str) -> Target:
     host = (parts.hostname or "").lower()
     port = parts.port or (443 if parts.scheme == "https" else 80)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    return Target(parts.scheme, host, port, path, resolve(host, port)[0])
+    return Target(parts.scheme, host, port, path, resolve(host, port))
 
 
 def is_public(address: str) -> bool:

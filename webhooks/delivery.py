@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -79,8 +80,9 @@ class Outcome:
 
 
 def post(webhook: Webhook, delivery: Delivery) -> Outcome:
-    """One attempt: the signed POST to the address checked now. Never raises but for
-    the database's errors: every failure is an ``Outcome``."""
+    """One attempt: the signed POST to an address checked now (the next one when a
+    connection cannot be made). Never raises but for the database's errors: every
+    failure is an ``Outcome``."""
     started = time.monotonic()
 
     def took() -> int:
@@ -99,11 +101,33 @@ def post(webhook: Webhook, delivery: Delivery) -> Outcome:
         "Rbank-Delivery": str(delivery.pk),
         "Rbank-Signature": signing.sign(webhook.secret, body),
     }
+    try:
+        for address in where.addresses[:-1]:
+            try:
+                return _send(where, address, body, headers, took)
+            except urllib3.exceptions.NewConnectionError:
+                continue  # no route to that one (IPv6, say): the next address
+        return _send(where, where.addresses[-1], body, headers, took)
+    except SoftTimeLimitExceeded:
+        return Outcome(False, error="the task's time ran out", duration_ms=took())
+    except (urllib3.exceptions.HTTPError, OSError) as exc:
+        return Outcome(False, error=describe(exc), duration_ms=took())
+
+
+def _send(
+    where: addresses.Target,
+    address: str,
+    body: bytes,
+    headers: dict[str, str],
+    took: Callable[[], int],
+) -> Outcome:
+    """The POST to ``address``: no retry, no redirect, the URL's host name for the
+    TLS server name and the certificate's check."""
     timeout = urllib3.Timeout(connect=settings.WEBHOOK_TIMEOUT, read=settings.WEBHOOK_TIMEOUT)
     pool: urllib3.HTTPConnectionPool
     if where.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(
-            where.address,
+            address,
             where.port,
             server_hostname=where.host,
             assert_hostname=where.host,
@@ -114,7 +138,7 @@ def post(webhook: Webhook, delivery: Delivery) -> Outcome:
         )
     else:
         pool = urllib3.HTTPConnectionPool(
-            where.address, where.port, timeout=timeout, retries=False, maxsize=1
+            address, where.port, timeout=timeout, retries=False, maxsize=1
         )
     try:
         response = pool.urlopen(
@@ -130,18 +154,14 @@ def post(webhook: Webhook, delivery: Delivery) -> Outcome:
             start = response.read1(RESPONSE_BYTES, decode_content=False)
         finally:
             response.release_conn()
-        text = start.decode("utf-8", errors="replace").replace("\x00", "")
-        status = response.status
-        if 200 <= status < 300:
-            return Outcome(True, status, text, duration_ms=took())
-        reason = f" {response.reason}" if response.reason else ""
-        return Outcome(False, status, text, f"HTTP {status}{reason}", took())
-    except SoftTimeLimitExceeded:
-        return Outcome(False, error="the task's time ran out", duration_ms=took())
-    except (urllib3.exceptions.HTTPError, OSError) as exc:
-        return Outcome(False, error=describe(exc), duration_ms=took())
     finally:
         pool.close()
+    text = start.decode("utf-8", errors="replace").replace("\x00", "")
+    status = response.status
+    if 200 <= status < 300:
+        return Outcome(True, status, text, duration_ms=took())
+    reason = f" {response.reason}" if response.reason else ""
+    return Outcome(False, status, text, f"HTTP {status}{reason}", took())
 
 
 def describe(error: BaseException) -> str:

@@ -73,8 +73,9 @@ def create_webhook(user: User, url: str, kinds: Iterable[str], *, active: bool =
 
 
 def update_webhook(user: User, webhook_id: int, changes: dict[str, Any]) -> Webhook:
-    """Change the URL, the kinds, or turn the webhook off or on. Turned on again, it
-    starts afresh (no failures counted) and resumes with its pending deliveries."""
+    """Change the URL, the kinds, or turn the webhook off or on. Turned on again, or
+    given another URL, it starts afresh (no failures counted, no wait) and resumes
+    with its pending deliveries."""
     values: dict[str, Any] = {}
     if "url" in changes:
         values["url"] = _url(changes["url"])
@@ -92,6 +93,11 @@ def update_webhook(user: User, webhook_id: int, changes: dict[str, Any]) -> Webh
                     "retry_at": None,
                 }
                 transaction.on_commit(partial(dispatch, DELIVER, webhook.pk))
+        if values.get("url", webhook.url) != webhook.url and webhook.active:
+            # Another receiver: its predecessor's failures are not its own, and it is
+            # tried at once.
+            values |= {"consecutive_failures": 0, "retry_at": None}
+            transaction.on_commit(partial(dispatch, DELIVER, webhook.pk))
         for name, value in values.items():
             setattr(webhook, name, value)
         if values:

@@ -10,6 +10,7 @@ import ipaddress
 import json
 import re
 import socket
+import ssl
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -37,7 +38,7 @@ from webhooks.signing import SignatureError, verify
 
 from .conftest import browser, client_for, mover_and_other, play_turn, wait_until
 from .test_worker import worker
-from .webhook_receiver import Receiver, hook_receiver
+from .webhook_receiver import Receiver, hook_receiver, make_certificates, serving
 
 __all__ = ["hook_receiver", "worker"]
 
@@ -499,6 +500,56 @@ def test_a_delivery_connects_to_the_address_checked_with_the_urls_host_name(
     (request,) = hook_receiver.taken()
     assert request.headers["Host"] == f"hooks.example.test:{hook_receiver.port}"
     assert request.path == "/in" and request.signature_error == ""
+
+
+@pytest.mark.django_db
+def test_an_https_delivery_checks_the_certificate_of_the_urls_host_name(
+    run: Run, alice: User, bob: User, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Connected to the address checked, the TLS server name and the certificate's
+    check are still the URL's host name's."""
+    ca, certificate, key = make_certificates(tmp_path, "hooks.example.test")
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(certificate, key)
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca))  # the test's authority, trusted
+    fake_dns(
+        monkeypatch, {"hooks.example.test": ["127.0.0.1"], "other.example.test": ["127.0.0.1"]}
+    )
+    with serving(tls) as receiver:
+        good = create_webhook(
+            alice, f"https://hooks.example.test:{receiver.port}/in", ["game_started"]
+        )
+        bad = create_webhook(
+            alice, f"https://other.example.test:{receiver.port}/in", ["game_started"]
+        )
+        receiver.secret = good.secret
+        run(deal, alice, bob, 26)
+        (request,) = receiver.taken()
+    assert request.headers["Host"] == f"hooks.example.test:{receiver.port}"
+    assert request.signature_error == ""
+    assert Delivery.objects.get(webhook=good).status == "delivered"
+    refused = Delivery.objects.get(webhook=bad)
+    assert refused.status == "pending" and "SSL" in refused.last_error
+    assert "other.example.test" in refused.last_error  # the name the certificate lacks
+
+
+@pytest.mark.django_db
+def test_a_new_url_is_tried_at_once_without_its_predecessors_failures(
+    run: Run, alice: User, bob: User, hook_receiver: Receiver
+) -> None:
+    hook = create_webhook(alice, "http://127.0.0.1:9/nothing-listens", ["game_started"])
+    hook_receiver.secret = hook.secret
+    run(deal, alice, bob, 27)
+    hook.refresh_from_db()
+    assert hook.consecutive_failures == 1 and hook.retry_at is not None
+    answer = run(
+        client_for(alice).patch,
+        f"/api/v1/me/webhooks/{hook.pk}/",
+        {"url": hook_receiver.url},
+        format="json",
+    )
+    assert answer.status_code == 200 and answer.json()["consecutive_failures"] == 0
+    assert [e["kind"] for e in hook_receiver.events()] == ["game_started"]
 
 
 @pytest.mark.django_db

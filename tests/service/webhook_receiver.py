@@ -6,11 +6,16 @@ error status, or no answer in time)."""
 from __future__ import annotations
 
 import json
+import shutil
+import ssl
+import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -92,10 +97,13 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def hook_receiver() -> Iterator[Receiver]:
+@contextmanager
+def serving(tls: ssl.SSLContext | None = None) -> Iterator[Receiver]:
+    """A receiver on 127.0.0.1 (over TLS with ``tls``) until the block ends."""
     receiver = Receiver(0)
     server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(receiver))
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     receiver.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -104,3 +112,41 @@ def hook_receiver() -> Iterator[Receiver]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def hook_receiver() -> Iterator[Receiver]:
+    with serving() as receiver:
+        yield receiver
+
+
+def make_certificates(folder: Path, host: str) -> tuple[Path, Path, Path]:
+    """A certificate authority of the test's own, and a certificate it signed for
+    ``host``: (the authority's certificate, the host's certificate, its key). Made
+    with the openssl command (the test is skipped without it)."""
+    if shutil.which("openssl") is None:
+        pytest.skip("no openssl command to make certificates with")
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    authority = ["-subj", "/CN=Webhook tests CA", "-days", "2"]
+    authority += ["-keyout", "ca.key", "-out", "ca.pem"]
+    openssl(
+        "req",
+        "-x509",
+        *ec,
+        *authority,
+        "-addext",
+        "basicConstraints=critical,CA:TRUE",
+        "-addext",
+        "keyUsage=critical,keyCertSign,cRLSign",
+    )
+    openssl("req", *ec, "-keyout", "host.key", "-out", "host.csr", "-subj", f"/CN={host}")
+    (folder / "host.ext").write_text(
+        f"subjectAltName=DNS:{host}\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
+    )
+    signing = "-in host.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -extfile host.ext"
+    openssl("x509", "-req", *signing.split(), "-out", "host.pem")
+    return folder / "ca.pem", folder / "host.pem", folder / "host.key"
