@@ -4,7 +4,7 @@ streams of every web process.
 Each web process runs one ``Hub`` on its event loop, which holds the open streams by
 player. ``publish`` (called on commit, from any process) hands the events over:
 
-- with ``REDIS_URL``, through the Redis channel ``rbank:events``, to which every web
+- with ``REDIS_URL``, through the Redis channel ``STREAM_CHANNEL``, to which every web
   process's hub subscribes; a hub also reads the events table every
   ``STREAM_SAFETY_POLL_SECONDS``, so an event whose publication was lost (Redis away
   for a moment) still arrives, late;
@@ -42,7 +42,6 @@ from .models import Event
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "rbank:events"
 #: How far back a hub reads the events table (longer than any transaction that writes one).
 LOOKBACK = 30.0
 #: Events one stream may have waiting; a client that reads slower is cut off and resumes
@@ -90,7 +89,7 @@ def publish(rows: list[Event]) -> None:
             hub.loop.call_soon_threadsafe(hub.take, message)
     if settings.REDIS_URL:
         try:
-            _redis().publish(CHANNEL, message)
+            _redis().publish(settings.STREAM_CHANNEL, message)
         except Exception as exc:
             logger.warning("could not publish %s event(s) to Redis: %r", len(rows), exc)
 
@@ -202,7 +201,7 @@ class Hub:
             )
             try:
                 async with client.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(settings.STREAM_CHANNEL)
                     async for message in pubsub.listen():
                         if message["type"] == "message":
                             self.take(message["data"])
@@ -236,7 +235,20 @@ def hub() -> Hub:
     return found
 
 
-def backlog(user_id: int, after: int, limit: int = 1000) -> list[dict[str, Any]]:
-    """The player's stored events after ``after``: what a reconnecting client missed."""
+def opening(
+    user_id: int, after: int | None, limit: int = 1000
+) -> tuple[list[dict[str, Any]], set[int]]:
+    """What a stream starts from, read once it is open (``Hub.open``): the player's
+    stored events after ``after`` (what a reconnecting client missed, oldest first), and
+    the ids of every event the hub may still pass on that the client must not get
+    again (those of the lookback window, committed before this read: what commits after
+    it reaches the stream live)."""
+    since = timezone.now() - timedelta(seconds=2 * LOOKBACK)
+    known = set(
+        Event.objects.filter(user_id=user_id, created_at__gte=since).values_list("pk", flat=True)
+    )
+    if after is None:
+        return [], known
     rows = Event.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")[:limit]
-    return [row.as_json() for row in rows]
+    missed = [row.as_json() for row in rows]
+    return missed, known | {event["id"] for event in missed}

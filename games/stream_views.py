@@ -31,7 +31,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from .stream import CLOSE, Stream, TooManyStreams, backlog, hub, in_thread
+from .stream import CLOSE, Stream, TooManyStreams, hub, in_thread, opening
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -94,6 +94,11 @@ def authenticate(request: HttpRequest) -> User | None:
     return user if user.is_authenticated else None
 
 
+def holds_streams(request: HttpRequest) -> bool:
+    """Whether the server that took ``request`` can hold a stream open (ASGI)."""
+    return isinstance(request, ASGIRequest)
+
+
 async def events(request: HttpRequest) -> HttpResponseBase:
     if request.method not in ("GET", "HEAD"):
         return error(405, "METHOD_NOT_ALLOWED", f"method {request.method} not allowed")
@@ -110,7 +115,7 @@ async def events(request: HttpRequest) -> HttpResponseBase:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
     if user is None:
         return error(401, "NOT_AUTHENTICATED", "sign in, or send Authorization: Token <key>")
-    if not isinstance(request, ASGIRequest):
+    if not holds_streams(request):
         unavailable = "this server holds no streams: poll GET /api/v1/games/"
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
     try:
@@ -119,24 +124,27 @@ async def events(request: HttpRequest) -> HttpResponseBase:
         limit = settings.STREAM_MAX_PER_USER
         return error(429, "TOO_MANY_STREAMS", f"at most {limit} open streams per player")
     try:
-        missed = [] if after is None else await in_thread(lambda: backlog(user.pk, after))
+        missed, known = await in_thread(lambda: opening(user.pk, after))
     except BaseException:
         hub().close(stream)
         raise
-    response = StreamingHttpResponse(flow(stream, missed, form), content_type=form.content_type)
+    response = StreamingHttpResponse(
+        flow(stream, missed, known, form), content_type=form.content_type
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def flow(stream: Stream, missed: list[dict[str, Any]], form: Format) -> AsyncIterator[str]:
-    """What the client reads: the events it missed, then each new one as it comes."""
+async def flow(
+    stream: Stream, missed: list[dict[str, Any]], known: set[int], form: Format
+) -> AsyncIterator[str]:
+    """What the client reads: the events it missed, then each new one as it comes
+    (none it has had, or that came before it asked)."""
     try:
         if form.preamble:
             yield form.preamble
-        sent = set()
         for event in missed:
-            sent.add(event["id"])
             yield form.event(event)
         while True:
             try:
@@ -148,7 +156,7 @@ async def flow(stream: Stream, missed: list[dict[str, Any]], form: Format) -> As
                 continue
             if event is CLOSE:
                 return
-            if event["id"] not in sent:
+            if event["id"] not in known:
                 yield form.event(event)
     finally:
         hub().close(stream)

@@ -45,6 +45,7 @@ from .models import Challenge, Game
 from .results import result_line
 from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
+from .stream_views import holds_streams
 
 
 def _user(request: HttpRequest) -> User:
@@ -268,7 +269,10 @@ def _game_context(
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seat = _player_game(request, game_id)
     poll.remember(request, game)
-    return render(request, "games/game.html", _game_context(game, seat))
+    context = _game_context(game, seat)
+    # Served on ASGI, the page follows the player's event stream; else it polls.
+    context["stream_url"] = reverse("api-stream-events") if holds_streams(request) else ""
+    return render(request, "games/game.html", context)
 
 
 @login_required

@@ -218,9 +218,10 @@ if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
-#: Open streams one account may hold at once (each browser tab or client is one).
+#: Open streams one account may hold at once in one web process (each tab or client is one).
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
-
+#: The Redis channel of the events (deployments sharing one Redis each need their own).
+STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL", "rbank:events")
 
 # Webhooks (docs/webhooks.md): a player's events POSTed, signed, to their URLs, one at a
 # time in order. After the n-th failed attempt in a row a webhook waits

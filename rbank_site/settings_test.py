@@ -27,7 +27,12 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast use
 EMAIL_BACKEND = os.environ.get(
     "RBANK_TEST_EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend"
 )
-CELERY_TASK_ALWAYS_EAGER = "RBANK_TEST_DATABASE_NAME" not in os.environ
+CELERY_TASK_ALWAYS_EAGER = env_bool(  # noqa: F405
+    "CELERY_TASK_ALWAYS_EAGER", "RBANK_TEST_DATABASE_NAME" not in os.environ
+)
+# The suite's processes share a Redis but not a database (event ids repeat): each test
+# process and the web servers it starts have a channel of their own.
+STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL", f"test-events-{os.getpid()}")
 if "RBANK_TEST_DATABASE_NAME" in os.environ:
     DATABASES["default"]["NAME"] = os.environ["RBANK_TEST_DATABASE_NAME"]  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405

@@ -1,5 +1,6 @@
 // The game page: pick a card and a destination (click, keyboard or drag), post the
-// move, swap in the table the server sends back; poll while the opponent plays;
+// move, swap in the table the server sends back; follow the player's event stream
+// (or poll, when there is none) while the opponent plays;
 // count the deadline down. Every action is a plain form underneath, so the page
 // also works without this script.
 (() => {
@@ -163,17 +164,56 @@
     play(move);
   });
 
-  // While the opponent plays, ask now and then whether the game has moved on.
-  async function poll() {
+  // The table as the server has it now, if the game has moved on since this page's version.
+  async function refresh() {
     const current = state();
-    if (current && current.dataset.playing === "1" && current.dataset.myTurn === "0" && !document.hidden) {
-      try {
-        const url = `${current.dataset.tableUrl}?version=${current.dataset.version}`;
-        const response = await fetch(url, { headers: { "X-Requested-With": "fetch" } });
-        if (response.status === 200) swap(await response.text(), null);
-      } catch (error) {
-        // Offline for a moment: the next poll tries again.
-      }
+    if (!current) return;
+    try {
+      const url = `${current.dataset.tableUrl}?version=${current.dataset.version}`;
+      const response = await fetch(url, { headers: { "X-Requested-With": "fetch" } });
+      if (response.status === 200) swap(await response.text(), null);
+    } catch (error) {
+      // Offline for a moment: the stream's next event, or the next poll, tries again.
+    }
+  }
+
+  // The player's event stream tells the page at once when the game moves on; while it
+  // is down (a server without streams, a network change) the page asks every 20 s.
+  let streaming = false;
+  if (window.EventSource && game.dataset.streamUrl) {
+    const stream = new EventSource(game.dataset.streamUrl);
+    const gameId = Number(game.dataset.game);
+    const onEvent = (message) => {
+      const event = JSON.parse(message.data);
+      const current = state();
+      if (!current || event.game !== gameId) return;
+      // The player's own moves come back as events too: their page has them already.
+      if (message.type === "move" && current.dataset.myTurn === "1") return;
+      if (event.version > Number(current.dataset.version)) refresh();
+    };
+    for (const kind of ["move", "your_turn", "stop_called", "stalemate_offered", "game_over"]) {
+      stream.addEventListener(kind, onEvent);
+    }
+    stream.addEventListener("open", () => {
+      if (!streaming) refresh(); // whatever happened while it was down
+      streaming = true;
+    });
+    stream.addEventListener("error", () => {
+      streaming = false; // the browser reconnects on its own, unless the server refused
+    });
+  }
+
+  // While the opponent plays and no stream is open, ask now and then.
+  function poll() {
+    const current = state();
+    if (
+      !streaming &&
+      current &&
+      current.dataset.playing === "1" &&
+      current.dataset.myTurn === "0" &&
+      !document.hidden
+    ) {
+      refresh();
     }
     window.setTimeout(poll, 20000);
   }

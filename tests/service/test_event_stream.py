@@ -1,0 +1,258 @@
+"""The event stream: which events each action writes, and the stream itself, served by
+a real uvicorn process on the test's database (events reach it through Redis when the
+suite runs with REDIS_URL, else through its read of the events table)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts.bots import bot_player
+from accounts.services import create_token
+from games.challenges import accept_challenge, cancel_challenge, create_challenge, decline_challenge
+from games.dealing import start_game
+from games.engine import BY_RESIGNATION
+from games.models import Event, Game
+from games.services import resign
+from games.stalemate import offer_stalemate
+from games.stream_views import negotiate, resume_from
+from tests.hidden_cards import assert_hides
+from tests.stored import position_of
+
+from .conftest import browser, play_turn
+from .web import Web, web_server
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def kinds(user: User) -> list[str]:
+    return list(Event.objects.filter(user=user).order_by("pk").values_list("kind", flat=True))
+
+
+def token(user: User) -> dict[str, str]:
+    return {"Authorization": f"Token {create_token(user, 'stream')[1]}"}
+
+
+NDJSON = {"Accept": "application/x-ndjson"}
+
+
+# What each action tells, and whom.
+
+
+def test_a_challenge_and_its_game_tell_each_player_what_concerns_them(
+    alice: User, bob: User
+) -> None:
+    challenge = create_challenge(alice, opponent="bob")
+    assert kinds(bob) == ["challenge"] and kinds(alice) == []
+    accept_challenge(challenge.pk, bob)
+    game = Game.objects.get()
+    first = ["your_turn"] if game.to_move == "A" else []  # the seat to move hears of it
+    assert kinds(alice) == ["challenge_answered", "game_started", *first]
+    assert kinds(bob) == ["challenge", "game_started", *(["your_turn"] if not first else [])]
+    answered = Event.objects.get(kind="challenge_answered")
+    assert answered.data == {
+        "challenge": challenge.pk,
+        "game": game.pk,
+        "version": 1,
+        "accepted": True,
+        "by": "bob",
+    }
+    started = Event.objects.filter(kind="game_started").first()
+    assert started is not None and started.data["players"] == {"A": "alice", "B": "bob"}
+
+
+def test_a_declined_and_a_cancelled_challenge(alice: User, bob: User, charlie: User) -> None:
+    declined = create_challenge(alice, opponent="bob")
+    decline_challenge(declined.pk, bob)
+    cancelled = create_challenge(alice, opponent="charlie")
+    cancel_challenge(cancelled.pk, alice)
+    assert kinds(alice) == ["challenge_answered"]
+    assert Event.objects.get(user=alice).data["accepted"] is False
+    assert kinds(charlie) == ["challenge", "challenge_cancelled"]
+
+
+def test_each_turn_tells_both_players_with_the_new_version(
+    game: Game, alice: User, bob: User
+) -> None:
+    seat = game.to_move
+    moves = play_turn(game, alice, bob)
+    mover, other = (alice, bob) if seat == "A" else (bob, alice)
+    move = Event.objects.get(user=other, kind="move")
+    assert move.data == {"game": game.pk, "version": game.version, "seat": seat, "moves": moves}
+    turn = Event.objects.get(user=other, kind="your_turn")
+    assert turn.data["version"] == game.version and turn.data["last_turn"] == moves
+    assert turn.data["seat"] == game.to_move and turn.data["deadline"] is not None
+    assert kinds(mover) == ["move"]  # its own moves (the game was dealt, not announced)
+
+
+def test_a_stalemate_offer_and_a_resignation(game: Game, alice: User, bob: User) -> None:
+    play_turn(game, alice, bob)
+    offer_stalemate(game_id=game.pk, user=bob)
+    resign(game_id=game.pk, user=alice)
+    offer = Event.objects.get(user=alice, kind="stalemate_offered")
+    assert offer.data["by"] == "B"
+    over = Event.objects.get(user=bob, kind="game_over")
+    assert over.data["ending"] == BY_RESIGNATION and over.data["winner"] == "B"
+    assert set(over.data["score"]) == {"A", "B"}
+
+
+def test_computer_players_get_no_events(alice: User) -> None:
+    computer = bot_player("easy")
+    game = start_game(alice, computer, seed=3)
+    play_turn(game, alice, computer)
+    assert not Event.objects.filter(user=computer).exists()
+
+
+def test_no_event_holds_a_hidden_card(game: Game, alice: User, bob: User) -> None:
+    for _ in range(6):
+        play_turn(game, alice, bob)
+    position = position_of(game)
+    for event in Event.objects.all():
+        assert_hides(event.as_json(), position)  # no card name at all, in fact
+
+
+# The request: formats and the id to resume from.
+
+
+@pytest.mark.parametrize(
+    ("accept", "served"),
+    [
+        ("", "text/event-stream"),
+        ("text/event-stream", "text/event-stream"),
+        ("*/*", "text/event-stream"),
+        ("application/x-ndjson", "application/x-ndjson"),
+        ("application/json, application/x-ndjson;q=0.9", "application/x-ndjson"),
+        ("application/json", None),
+    ],
+)
+def test_the_format_follows_accept(accept: str, served: str | None) -> None:
+    form = negotiate(accept)
+    assert (form and form.content_type) == served
+
+
+def test_a_stream_needs_an_asgi_server_and_says_so(alice: User) -> None:
+    response = browser(alice).get("/api/v1/stream/events/")
+    assert response.status_code == 503 and response.json()["error"] == "STREAM_UNAVAILABLE"
+    assert browser(None).get("/api/v1/stream/events/").status_code == 401
+
+
+def test_resume_reads_last_event_id_then_since(rf: Any) -> None:
+    assert resume_from(rf.get("/", HTTP_LAST_EVENT_ID="42")) == 42
+    assert resume_from(rf.get("/?since=7")) == 7
+    assert resume_from(rf.get("/")) is None
+    for wrong in ("-1", "x", "9" * 30):
+        with pytest.raises(ValueError):
+            resume_from(rf.get("/", HTTP_LAST_EVENT_ID=wrong))
+
+
+# The stream, from a real web process.
+
+
+@pytest.fixture
+def web(transactional_db: None) -> Iterator[Web]:
+    with web_server(STREAM_HEARTBEAT_SECONDS="1", STREAM_MAX_PER_USER="2") as server:
+        yield server
+
+
+def test_a_move_reaches_the_other_players_stream_as_sse(
+    web: Web, game: Game, alice: User, bob: User
+) -> None:
+    stream = web.stream(token(bob))
+    assert stream.status == 200
+    assert stream.response.getheader("Content-Type", "").startswith("text/event-stream")
+    moves = play_turn(game, alice, bob)
+    move, turn = stream.sse(2)
+    assert (move["event"], turn["event"]) == ("move", "your_turn")
+    assert int(move["id"]) < int(turn["id"])
+    data = json.loads(turn["data"])
+    assert data["id"] == int(turn["id"]) and data["game"] == game.pk
+    assert data["version"] == game.version and data["last_turn"] == moves
+    stream.close()
+
+
+def test_ndjson_and_resuming_after_the_last_event_id(
+    web: Web, game: Game, alice: User, bob: User
+) -> None:
+    headers = token(bob)
+    play_turn(game, alice, bob)
+    play_turn(game, alice, bob)
+    first = Event.objects.filter(user=bob).order_by("pk").first()
+    assert first is not None
+    stream = web.stream({**headers, **NDJSON, "Last-Event-ID": str(first.pk)})
+    assert stream.response.getheader("Content-Type") == "application/x-ndjson"
+    stored = list(Event.objects.filter(user=bob, pk__gt=first.pk).order_by("pk"))
+    missed = stream.ndjson(len(stored))
+    assert [e["id"] for e in missed] == [e.pk for e in stored]  # in order, none twice
+    play_turn(game, alice, bob)
+    live = stream.ndjson(1)[0]
+    assert live["kind"] == "move" and live["version"] == Game.objects.get().version
+    stream.close()
+
+
+def test_an_idle_stream_has_a_heartbeat(web: Web, bob: User) -> None:
+    stream = web.stream(token(bob))
+    assert stream.readline() == "retry: 3000\n"
+    assert stream.readline() == ": connected\n"
+    assert stream.readline() == "\n"
+    assert stream.readline() == ": heartbeat\n"  # a second later, nothing else to say
+    stream.close()
+
+
+def test_a_signed_in_browser_uses_its_session(web: Web, game: Game, alice: User, bob: User) -> None:
+    play_turn(game, alice, bob)
+    client = browser(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    stream = web.stream({"Cookie": cookie, **NDJSON, "Last-Event-ID": "0"})
+    assert stream.status == 200
+    assert stream.ndjson(1)[0]["kind"] == "move"  # stored, and replayed from the start
+    stream.close()
+
+
+@pytest.mark.parametrize(
+    ("headers", "status", "code"),
+    [
+        ({}, 401, "NOT_AUTHENTICATED"),
+        ({"Authorization": "Token nope"}, 401, "NOT_AUTHENTICATED"),
+        ({"Accept": "application/json"}, 406, "NOT_ACCEPTABLE"),
+        ({"Last-Event-ID": "yesterday"}, 400, "BAD_REQUEST"),
+    ],
+)
+def test_a_bad_request_gets_a_clear_error(
+    web: Web, bob: User, headers: dict[str, str], status: int, code: str
+) -> None:
+    sent = {**token(bob), **headers} if "Authorization" not in headers and headers else headers
+    stream = web.stream(sent)
+    assert (stream.status, stream.body()["error"]) == (status, code)
+
+
+def test_a_player_holds_a_bounded_number_of_streams(web: Web, bob: User) -> None:
+    headers = token(bob)
+    first, second = web.stream(headers), web.stream(headers)
+    third = web.stream(headers)
+    assert (first.status, second.status, third.status) == (200, 200, 429)
+    assert third.body()["error"] == "TOO_MANY_STREAMS"
+    first.close()  # a client that goes frees its place
+    for _ in range(50):
+        again = web.stream(headers)
+        if again.status == 200:
+            break
+        again.conn.close()
+    assert again.status == 200
+    second.close()
+    again.close()
+
+
+def test_every_web_process_passes_the_event_on(
+    web: Web, game: Game, alice: User, bob: User
+) -> None:
+    with web_server() as other:
+        here, there = web.stream({**token(bob), **NDJSON}), other.stream({**token(bob), **NDJSON})
+        play_turn(game, alice, bob)
+        assert [e["kind"] for e in here.ndjson(2)] == ["move", "your_turn"]
+        assert [e["kind"] for e in there.ndjson(2)] == ["move", "your_turn"]
+        here.close()
+        there.close()
