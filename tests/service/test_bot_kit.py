@@ -1,0 +1,53 @@
+"""The bot kit (examples/bot.py) plays a whole game against the computer, through a
+real web process: its event stream, and a move per request."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts.bots import bot_player
+from accounts.services import create_token
+from games.challenges import create_challenge
+from games.models import Game
+
+from .web import web_server
+
+BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_bot_plays_a_whole_game(alice: User) -> None:
+    bot_player("easy")
+    _, key = create_token(alice, "bot")
+    with web_server() as web:
+        # The bot accepts the challenge it gets, then plays until the game has ended.
+        run = subprocess.Popen(
+            [
+                sys.executable,
+                str(BOT),
+                "--server",
+                web.url,
+                "--token",
+                key,
+                "--accept",
+                "--games",
+                "1",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        create_challenge(bot_player("easy"), opponent="alice")
+        try:
+            out, _ = run.communicate(timeout=900)
+        finally:
+            run.kill()
+    assert run.returncode == 0, out[-3000:]
+    game = Game.objects.get()
+    assert game.status != Game.Status.PLAYING and game.ending not in ("resignation", "timeout")
+    assert f"game {game.pk} over" in out
