@@ -39,10 +39,10 @@ lock: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check games accounts mailplay webhooks rbank_site tests bench manage.py
+	$(BIN)/ruff format --check games accounts mailplay webhooks rbank_site tests bench examples manage.py
 
 typecheck: install
-	$(BIN)/mypy games accounts mailplay webhooks rbank_site tests bench manage.py
+	$(BIN)/mypy games accounts mailplay webhooks rbank_site tests bench examples manage.py
 
 pytest: install browser
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)

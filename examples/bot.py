@@ -67,7 +67,7 @@ def choose(game: dict[str, Any], played: list[str]) -> str:
         undoes = played and played[-1] == f"{target}-{source}"
         return -1 if undoes or len(played) > 40 else 2
 
-    moves = game["legal_moves"]
+    moves: list[str] = game["legal_moves"]
     best = max(score(move) for move in moves)
     return random.choice([move for move in moves if score(move) == best])
 
