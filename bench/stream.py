@@ -79,6 +79,7 @@ def start_web(port: int) -> subprocess.Popen[bytes]:
         DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         RBANK_VAR_DIR=str(settings.VAR_DIR),
+        STREAM_CHANNEL=settings.STREAM_CHANNEL,  # the channel this process publishes on
     )
     web = subprocess.Popen(
         [

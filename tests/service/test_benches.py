@@ -3,7 +3,12 @@ latency from the commit."""
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -67,3 +72,21 @@ def test_the_email_clock_starts_at_the_commit(alice: User, bob: User) -> None:
         assert clock.commits == []  # written, not committed
         before_commit = time.perf_counter()
     assert len(clock.commits) == 1 and clock.commits[0] >= before_commit
+
+
+def test_the_stream_bench_runs_and_prints_its_figures(tmp_path: Path) -> None:
+    """bench/stream.py, small: its own database (SQLite, under a folder of its own) and
+    its own web process."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env["RBANK_VAR_DIR"] = str(tmp_path)
+    run = subprocess.run(
+        [sys.executable, "bench/stream.py", "--streams", "20", "--moves", "10"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    last = run.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"20 streams: \d+ MB; event p50 [\d.]+ ms, p99 [\d.]+ ms", last), last

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from accounts.bots import bot_player
 from accounts.services import create_token
+from games import retention
 from games.challenges import accept_challenge, cancel_challenge, create_challenge, decline_challenge
 from games.dealing import start_game
 from games.engine import BY_RESIGNATION
@@ -256,3 +259,14 @@ def test_every_web_process_passes_the_event_on(
         assert [e["kind"] for e in there.ndjson(2)] == ["move", "your_turn"]
         here.close()
         there.close()
+
+
+def test_events_are_kept_for_their_retention_period(
+    game: Game, alice: User, bob: User, settings: Any
+) -> None:
+    play_turn(game, alice, bob)
+    kept = Event.objects.count()
+    assert kept and retention.prune()["events"] == 0
+    later = timezone.now() + timedelta(days=settings.EVENT_RETENTION_DAYS, minutes=1)
+    assert retention.prune(now=later)["events"] == kept
+    assert not Event.objects.exists()
