@@ -7,8 +7,14 @@ gunicorn -c python:rbank_site.gunicorn_conf rbank_site.asgi:application   (produ
 """
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
+# WhiteNoise answers a static file with a file's (synchronous) iterator, which Django
+# reads in a thread under ASGI, as it says on every such response: expected, not news.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators", category=Warning
+)
 application = get_asgi_application()
