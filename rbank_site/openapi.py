@@ -60,7 +60,8 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
     ),
     409: (
         "Not possible now: a move the rules refuse here, out of turn, the game over, a key "
-        "used for another request, already on vacation, too many tokens",
+        "used for another request, already on vacation, too many tokens or webhooks, a "
+        "webhook's host that is not public",
         [
             ("Out of turn", "NOT_YOUR_TURN", {"message": "it is your opponent's turn"}),
             ("On vacation", "ON_VACATION", {"message": "you are already on vacation"}),
@@ -73,6 +74,14 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
                 "Too many tokens",
                 "TOO_MANY_TOKENS",
                 {"message": "at most 20 tokens: revoke one first"},
+            ),
+            (
+                "A webhook's host refused",
+                "URL_REFUSED",
+                {
+                    "message": "url: intranet.example.com resolves to 10.0.0.7, which is not "
+                    "a public address: webhooks are delivered to the public internet only"
+                },
             ),
         ],
     ),

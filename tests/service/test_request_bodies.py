@@ -17,6 +17,8 @@ from accounts.models import ApiToken, Profile
 from accounts.services import create_token
 from games.challenges import create_challenge
 from games.models import Challenge, Game
+from webhooks.models import Delivery, Webhook
+from webhooks.services import create_webhook, ping
 
 from .api_operations import Operation, write_operations
 from .conftest import client_for
@@ -28,16 +30,25 @@ WRITES = write_operations()
 
 @dataclass
 class World:
-    """Alice's game with bob, bob's challenge to her and her API token: every id a write
-    operation's URL can name, each a real thing the operation could change."""
+    """Alice's game with bob, bob's challenge to her, her API token, her webhook and its
+    ping: every id a write operation's URL can name, each a real thing the operation
+    could change."""
 
     alice: User
     game: Game
     challenge: Challenge
     token: ApiToken
+    webhook: Webhook
+    delivery: Delivery
 
     def url(self, op: Operation) -> str:
-        return op.url(game_id=self.game.pk, challenge_id=self.challenge.pk, token_id=self.token.pk)
+        return op.url(
+            game_id=self.game.pk,
+            challenge_id=self.challenge.pk,
+            token_id=self.token.pk,
+            webhook_id=self.webhook.pk,
+            delivery_id=self.delivery.pk,
+        )
 
     def snapshot(self) -> tuple[Any, ...]:
         """What any write could change."""
@@ -50,6 +61,8 @@ class World:
             list(Challenge.objects.values_list("pk", "status", "game_id").order_by("pk")),
             list(ApiToken.objects.values_list("pk", "name").order_by("pk")),
             profile,
+            list(Webhook.objects.values("pk", "url", "kinds", "active", "secret").order_by("pk")),
+            list(Delivery.objects.values_list("pk", flat=True).order_by("pk")),
         )
 
 
@@ -57,7 +70,8 @@ class World:
 def world(alice: User, bob: User, game: Game) -> World:
     challenge = create_challenge(bob, opponent="alice")
     token, _ = create_token(alice, "my bot")
-    return World(alice, game, challenge, token)
+    webhook = create_webhook(alice, "https://hooks.example.com/rbank", ["move"])
+    return World(alice, game, challenge, token, webhook, ping(alice, webhook.pk))
 
 
 def send(world: World, op: Operation, body: str, content_type: str = "application/json") -> Any:
