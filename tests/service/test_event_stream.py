@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -138,9 +139,13 @@ def test_the_format_follows_accept(accept: str, served: str | None) -> None:
 
 
 def test_a_stream_needs_an_asgi_server_and_says_so(alice: User) -> None:
-    response = browser(alice).get("/api/v1/stream/events/")
-    assert response.status_code == 503 and response.json()["error"] == "STREAM_UNAVAILABLE"
-    assert browser(None).get("/api/v1/stream/events/").status_code == 401
+    # The test client calls the async view through async_to_sync, which a thread with
+    # an event loop (a browser test's, earlier in this process) cannot: another thread.
+    with ThreadPoolExecutor(1) as thread:
+        signed_in = thread.submit(browser(alice).get, "/api/v1/stream/events/").result()
+        signed_out = thread.submit(browser(None).get, "/api/v1/stream/events/").result()
+    assert signed_in.status_code == 503 and signed_in.json()["error"] == "STREAM_UNAVAILABLE"
+    assert signed_out.status_code == 401
 
 
 def test_resume_reads_last_event_id_then_since(rf: Any) -> None:
