@@ -15,7 +15,7 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 run: install
 	$(BIN)/python -m rbank_site.run
 
-.PHONY: run test lint typecheck pytest bench install browser clean lock
+.PHONY: run test lint typecheck pytest bench install browser gettext messages clean lock
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 ## What the system lacks is checked first: installed when it can be, else named at once.
@@ -44,12 +44,21 @@ lint: install
 typecheck: install
 	$(BIN)/mypy games accounts mailplay webhooks rbank_site tests bench examples manage.py
 
-pytest: install browser
+pytest: install browser gettext
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
 
 # Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
 browser:
 	@scripts/system-deps.sh chromium
+
+# GNU gettext: the tests check locale/ against the marked strings (scripts/system-deps.sh).
+gettext:
+	@scripts/system-deps.sh gettext
+
+## make messages: the catalogues brought up to date with the marked strings, compiled.
+messages: install gettext
+	$(BIN)/python manage.py makemessages -l fr -l de
+	$(BIN)/python manage.py compilemessages -l fr -l de
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -74,6 +74,8 @@ MIDDLEWARE = [
     # A game page's poll that finds nothing new: answered from the cache, no query.
     "games.poll.IdlePollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The browser's language; a signed-in player's own choice overrides it (below).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -146,7 +148,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# English, French (Crapette) and German (Zank-Patience): a player's own choice (their
+# profile's), else the browser's Accept-Language, else English. Catalogues in locale/.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -4,6 +4,7 @@
 #
 #   scripts/system-deps.sh python PYTHON   # Python 3.11 or newer, with its venv module
 #   scripts/system-deps.sh chromium        # Debian's Chromium, for the browser tests
+#   scripts/system-deps.sh gettext         # GNU gettext, to check the translation catalogues
 #
 # What is missing is installed when it can be (as root, with apt-get); otherwise the
 # script prints the one line that says what to run, and fails at once.
@@ -53,6 +54,14 @@ chromium)
     install "$need" chromium
     command -v chromium >/dev/null 2>&1 || fail "$need" chromium
     ;;
+gettext)
+    # The tests extract the marked strings (xgettext) and compile the catalogues (msgfmt)
+    # to check locale/ against the code; make run needs neither (the .mo files are kept).
+    command -v xgettext >/dev/null 2>&1 && command -v msgfmt >/dev/null 2>&1 && exit 0
+    need="make test needs GNU gettext to check the translations"
+    install "$need" gettext
+    command -v xgettext >/dev/null 2>&1 || fail "$need" gettext
+    ;;
 python)
     python=${2:-}
     if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -68,7 +77,7 @@ python)
     "$python" -c 'import ensurepip, venv' >/dev/null 2>&1 || fail "$need" "$package"
     ;;
 *)
-    echo "usage: $0 python PYTHON | chromium" >&2
+    echo "usage: $0 python PYTHON | chromium | gettext" >&2
     exit 2
     ;;
 esac
