@@ -10,6 +10,8 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rbank_site.admin import changelist_link
 
@@ -55,12 +57,15 @@ admin.site.unregister(User)
 class PlayerAdmin(UserAdmin[User]):
     inlines = [ProfileInline]
     readonly_fields = ["games_link", "emails_link"]
-    fieldsets = [*(UserAdmin.fieldsets or ()), ("Play", {"fields": ["games_link", "emails_link"]})]
+    fieldsets = [
+        *(UserAdmin.fieldsets or ()),
+        (gettext_lazy("Play"), {"fields": ["games_link", "emails_link"]}),
+    ]
 
-    @admin.display(description="games")
+    @admin.display(description=gettext_lazy("games"))
     def games_link(self, user: User) -> SafeString:
-        return changelist_link("games.game", "their games", q=user.get_username())
+        return changelist_link("games.game", _("their games"), q=user.get_username())
 
-    @admin.display(description="e-mails")
+    @admin.display(description=gettext_lazy("e-mails"))
     def emails_link(self, user: User) -> SafeString:
-        return changelist_link("games.notification", "their e-mails", user__id__exact=user.pk)
+        return changelist_link("games.notification", _("their e-mails"), user__id__exact=user.pk)

@@ -5,51 +5,60 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import NOTIFICATION_EVENTS, TIME_ZONES
 
 #: What each event is, in the words the profile page uses.
 EVENT_LABELS = {
-    "invitation": "Someone invites me to a game",
-    "challenge_declined": "A player declines my challenge",
-    "your_turn": "It is my turn",
-    "reminder": "A deadline is near (reminders)",
-    "timeout": "A game is lost or won on time",
-    "game_over": "A game ends",
-    "stalemate_offer": "My opponent offers a stalemate",
-    "stalemate_declined": "My stalemate offer is declined",
-    "stop_called": "My opponent calls Stop! on my move",
-    "vacation": "An opponent goes on vacation",
+    "invitation": gettext_lazy("Someone invites me to a game"),
+    "challenge_declined": gettext_lazy("A player declines my challenge"),
+    "your_turn": gettext_lazy("It is my turn"),
+    "reminder": gettext_lazy("A deadline is near (reminders)"),
+    "timeout": gettext_lazy("A game is lost or won on time"),
+    "game_over": gettext_lazy("A game ends"),
+    "stalemate_offer": gettext_lazy("My opponent offers a stalemate"),
+    "stalemate_declined": gettext_lazy("My stalemate offer is declined"),
+    "stop_called": gettext_lazy("My opponent calls Stop! on my move"),
+    "vacation": gettext_lazy("An opponent goes on vacation"),
 }
 MODE_CHOICES = [
-    ("immediately", "E-mail at once"),
-    ("daily_digest", "In the daily digest"),
-    ("never", "Never"),
+    ("immediately", gettext_lazy("E-mail at once")),
+    ("daily_digest", gettext_lazy("In the daily digest")),
+    ("never", gettext_lazy("Never")),
 ]
 MAX_REMINDERS = 5
 
 
 class ProfileForm(forms.Form):
     display_name = forms.CharField(
-        max_length=60, required=False, label="Display name", help_text="Shown beside your username."
+        max_length=60,
+        required=False,
+        label=gettext_lazy("Display name"),
+        help_text=gettext_lazy("Shown beside your username."),
     )
     time_zone = forms.ChoiceField(
         choices=[(zone, zone) for zone in TIME_ZONES],
-        label="Time zone",
-        help_text="Deadlines, reminders and weekend pauses follow it.",
+        label=gettext_lazy("Time zone"),
+        help_text=gettext_lazy("Deadlines, reminders and weekend pauses follow it."),
     )
     reminder_hours = forms.CharField(
         required=False,
         max_length=40,
-        label="Remind me this many hours before a deadline",
-        help_text="Up to five numbers, separated by commas, e.g. 24, 2. Empty: no reminders.",
+        label=gettext_lazy("Remind me this many hours before a deadline"),
+        help_text=gettext_lazy(
+            "Up to five numbers, separated by commas, e.g. 24, 2. Empty: no reminders."
+        ),
     )
 
     play_by_mail = forms.BooleanField(
         required=False,
-        label="Play by mail",
-        help_text="Every turn's e-mail shows the board and your legal moves, and you play by "
-        "replying with your moves. Each game's page can say otherwise for that game.",
+        label=gettext_lazy("Play by mail"),
+        help_text=gettext_lazy(
+            "Every turn's e-mail shows the board and your legal moves, and you play by "
+            "replying with your moves. Each game's page can say otherwise for that game."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -66,11 +75,12 @@ class ProfileForm(forms.Form):
         raw = str(self.cleaned_data["reminder_hours"]).replace(" ", "")
         parts = [part for part in raw.split(",") if part]
         if not all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
-            raise forms.ValidationError("Write whole numbers of hours, separated by commas.")
+            raise forms.ValidationError(_("Write whole numbers of hours, separated by commas."))
         hours = sorted({int(part) for part in parts}, reverse=True)
         if len(hours) > MAX_REMINDERS or not all(1 <= hour <= 336 for hour in hours):
             raise forms.ValidationError(
-                f"At most {MAX_REMINDERS} reminders, each 1 to 336 hours before the deadline."
+                _("At most %(most)s reminders, each 1 to 336 hours before the deadline.")
+                % {"most": MAX_REMINDERS}
             )
         return hours
 
@@ -90,20 +100,22 @@ class TokenForm(forms.Form):
     # Not "name": a control of that name would hide the form's own ``name`` property.
     token_name = forms.CharField(
         max_length=60,
-        label="Name",
-        help_text="What the token is for, e.g. “my bot” or “phone app”.",
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("What the token is for, e.g. “my bot” or “phone app”."),
     )
 
 
 class VacationForm(forms.Form):
-    days = forms.IntegerField(min_value=1, max_value=366, initial=7, label="Days away")
+    days = forms.IntegerField(
+        min_value=1, max_value=366, initial=7, label=gettext_lazy("Days away")
+    )
 
 
 class DeleteAccountForm(forms.Form):
     """The player's password, so that nobody else at their screen deletes it."""
 
     password = forms.CharField(
-        label="Your password",
+        label=gettext_lazy("Your password"),
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
@@ -114,5 +126,5 @@ class DeleteAccountForm(forms.Form):
     def clean_password(self) -> str:
         password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.")
+            raise forms.ValidationError(_("That is not your password."))
         return password

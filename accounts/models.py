@@ -8,6 +8,8 @@ import zoneinfo
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 #: The events a player can be told about, and how (issue: notifications).
 NOTIFICATION_EVENTS = (
@@ -23,6 +25,19 @@ NOTIFICATION_EVENTS = (
     "vacation",
 )
 NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
+#: What each event's e-mails are called, e.g. on the unsubscribe page ("your turn").
+NOTIFICATION_NAMES = {
+    "invitation": pgettext_lazy("kind of e-mail", "invitation"),
+    "challenge_declined": pgettext_lazy("kind of e-mail", "challenge declined"),
+    "your_turn": pgettext_lazy("kind of e-mail", "your turn"),
+    "reminder": pgettext_lazy("kind of e-mail", "reminder"),
+    "timeout": pgettext_lazy("kind of e-mail", "timeout"),
+    "game_over": pgettext_lazy("kind of e-mail", "game over"),
+    "stalemate_offer": pgettext_lazy("kind of e-mail", "stalemate offer"),
+    "stalemate_declined": pgettext_lazy("kind of e-mail", "stalemate declined"),
+    "stop_called": pgettext_lazy("kind of e-mail", "stop called"),
+    "vacation": pgettext_lazy("kind of e-mail", "vacation"),
+}
 
 
 def default_notifications() -> dict[str, str]:
@@ -38,32 +53,37 @@ TIME_ZONES = sorted(zoneinfo.available_timezones())
 
 class Profile(models.Model):
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
     )
-    display_name = models.CharField(max_length=60, blank=True)
-    time_zone = models.CharField(max_length=64, default="UTC")
+    display_name = models.CharField(_("display name"), max_length=60, blank=True)
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     #: Event name -> "immediately" | "daily_digest" | "never".
-    notifications = models.JSONField(default=default_notifications)
+    notifications = models.JSONField(_("notifications"), default=default_notifications)
     #: Hours before a deadline at which to be reminded (default 24 h and 2 h).
-    reminder_hours = models.JSONField(default=default_reminders)
+    reminder_hours = models.JSONField(_("reminder hours"), default=default_reminders)
     #: Vacation: days a year (clocks stop), days taken in ``vacation_year``, and the end.
-    vacation_allowance_days = models.PositiveSmallIntegerField(default=30)
-    vacation_year = models.PositiveSmallIntegerField(default=0)
-    vacation_days_used = models.PositiveSmallIntegerField(default=0)
-    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_allowance_days = models.PositiveSmallIntegerField(
+        _("vacation allowance days"), default=30
+    )
+    vacation_year = models.PositiveSmallIntegerField(_("vacation year"), default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(_("vacation days used"), default=0)
+    vacation_until = models.DateTimeField(_("vacation until"), null=True, blank=True)
     #: Play by mail (docs/play-by-mail.md): every turn's e-mail carries the board, the
     #: legal moves and a reply address, and a reply plays. A game may override it
     #: (``games.models.Seat.play_by_mail``).
-    play_by_mail = models.BooleanField(default=False)
+    play_by_mail = models.BooleanField(_("play by mail"), default=False)
     #: When e-mails to ``bounced_address`` came back for good (a bounce), and why. The
     #: outbox sends nothing more to that address until the player says it works again
     #: or changes it (``accounts.services.mail_works_again``).
-    bounced_at = models.DateTimeField(null=True, blank=True)
-    bounced_address = models.EmailField(blank=True)
-    bounce_reason = models.CharField(max_length=300, blank=True)
+    bounced_at = models.DateTimeField(_("bounced at"), null=True, blank=True)
+    bounced_address = models.EmailField(_("bounced address"), blank=True)
+    bounce_reason = models.CharField(_("bounce reason"), max_length=300, blank=True)
     #: A computer player's level (``games.engine.bots.LEVELS``), "" for a person. The
     #: three computer players are made by a migration (``accounts.bots``).
-    bot_level = models.CharField(max_length=8, blank=True, db_index=True)
+    bot_level = models.CharField(_("bot level"), max_length=8, blank=True, db_index=True)
     #: The secret of the player's calendar of deadlines (``/calendar/<token>.ics``), or
     #: None when they have none. Kept in clear, unlike an API token's key: the account
     #: page shows the link again whenever the player wants to add it to another
@@ -71,7 +91,13 @@ class Profile(models.Model):
     #: (no card, no move, no way to play). A new link replaces it; stopping the link
     #: clears it, and the old address answers 404. Unique, so the feed finds its
     #: player by the index.
-    calendar_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    calendar_token = models.CharField(
+        _("calendar token"), max_length=64, null=True, blank=True, unique=True
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return self.display_name or self.user.get_username()
@@ -87,17 +113,22 @@ class ApiToken(models.Model):
     PREFIX = "rb_"
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
-    name = models.CharField(max_length=60)
-    key_hash = models.CharField(max_length=64, unique=True)
+    name = models.CharField(_("name"), max_length=60)
+    key_hash = models.CharField(_("key hash"), max_length=64, unique=True)
     #: The first characters of the key, so a player can tell tokens apart.
-    hint = models.CharField(max_length=12)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
+    hint = models.CharField(_("hint"), max_length=12)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.hint}…)"

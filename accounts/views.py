@@ -16,6 +16,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -23,7 +25,7 @@ from rbank_site.errors import ServiceError
 
 from . import invitations, services
 from .forms import DeleteAccountForm, ProfileForm, TokenForm, VacationForm
-from .models import NOTIFICATION_EVENTS
+from .models import NOTIFICATION_EVENTS, NOTIFICATION_NAMES
 from .services import start_vacation, vacation_days_left
 
 DIGEST = "digest"
@@ -50,7 +52,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         )
         services.update_profile(user, {"notifications": dict.fromkeys(events, "never")})
         done = True
-    label = "daily digest" if kind == DIGEST else kind.replace("_", " ")
+    if kind == DIGEST:
+        label = pgettext("kind of e-mail", "daily digest")
+    else:
+        label = str(NOTIFICATION_NAMES[kind])
     return render(request, "accounts/unsubscribe.html", {"kind": label, "done": done})
 
 
@@ -64,7 +69,7 @@ def _user(request: HttpRequest) -> User:
 def mail_works_again(request: HttpRequest) -> HttpResponse:
     """The player says their mailbox takes e-mails again after bounces."""
     services.mail_works_again(_user(request))
-    messages.success(request, "E-mails will be sent to your address again.")
+    messages.success(request, _("E-mails will be sent to your address again."))
     return redirect("profile")
 
 
@@ -77,7 +82,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST)
         if form.is_valid():
             services.update_profile(user, form.changes())
-            messages.success(request, "Your settings are saved.")
+            messages.success(request, _("Your settings are saved."))
             return redirect("profile")
         status = 400
     else:
@@ -116,9 +121,9 @@ def make_calendar_link(request: HttpRequest) -> HttpResponse:
     services.make_calendar_link(_user(request))
     messages.success(
         request,
-        "Your new calendar link is below: the old one no longer works."
+        _("Your new calendar link is below: the old one no longer works.")
         if had
-        else "Your calendar link is below: add it to your calendar program.",
+        else _("Your calendar link is below: add it to your calendar program."),
     )
     return redirect(reverse("profile") + "#calendar")
 
@@ -127,7 +132,7 @@ def make_calendar_link(request: HttpRequest) -> HttpResponse:
 @require_POST
 def stop_calendar_link(request: HttpRequest) -> HttpResponse:
     services.stop_calendar_link(_user(request))
-    messages.success(request, "The calendar link no longer works.")
+    messages.success(request, _("The calendar link no longer works."))
     return redirect(reverse("profile") + "#calendar")
 
 
@@ -142,7 +147,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                _, key = services.create_token(user, form.cleaned_data["token_name"])
+                _token, key = services.create_token(user, form.cleaned_data["token_name"])
                 form = TokenForm()
                 status = 201
             except ServiceError as exc:
@@ -162,7 +167,7 @@ def tokens(request: HttpRequest) -> HttpResponse:
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         services.revoke_token(_user(request), token_id)
-        messages.success(request, "The token is revoked: programs using it are shut out.")
+        messages.success(request, _("The token is revoked: programs using it are shut out."))
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("tokens")
@@ -178,7 +183,7 @@ def vacation(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 start_vacation(user, form.cleaned_data["days"])
-                messages.success(request, "Enjoy your vacation: your clocks are stopped.")
+                messages.success(request, _("Enjoy your vacation: your clocks are stopped."))
                 return redirect("vacation")
             except ServiceError as exc:
                 # Not beside the field: while on vacation the page shows no form.
@@ -230,8 +235,17 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             resigned = services.delete_account(user)
             logout(request)
-            also = f", and your {resigned} games in play resigned" if resigned else ""
-            messages.success(request, f"Your account is deleted{also}.")
+            done = (
+                ngettext(
+                    "Your account is deleted, and your %(count)d game in play resigned.",
+                    "Your account is deleted, and your %(count)d games in play resigned.",
+                    resigned,
+                )
+                % {"count": resigned}
+                if resigned
+                else _("Your account is deleted.")
+            )
+            messages.success(request, done)
             return redirect("lobby")
         return render(request, "accounts/delete.html", {"form": form}, status=400)
     playing = user.seat_set.filter(game__status="playing").count()

@@ -15,8 +15,11 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rbank_site.admin import changelist_link, link
 
@@ -38,7 +41,13 @@ from .store import engine_game
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
 
-admin.site.site_header = admin.site.site_title = f"{settings.SITE_NAME} support"
+
+def _support_title() -> str:
+    return _("%(site)s support") % {"site": settings.SITE_NAME}
+
+
+#: In the language of each admin page (computed as each page shows it).
+admin.site.site_header = admin.site.site_title = lazy(_support_title, str)()
 
 
 class ReadOnlyAdmin(admin.ModelAdmin[Any]):
@@ -110,30 +119,30 @@ class GameAdmin(ReadOnlyAdmin):
             return [f for f in fields if f not in GAME_SECRETS]
         return fields
 
-    @admin.display(description="the game in the notation")
+    @admin.display(description=gettext_lazy("the game in the notation"))
     def export(self, game: Game) -> SafeString:
         """What the players may read: no seed and no slip while it is played."""
         return format_html("<pre>{}</pre>", export_game(game))
 
-    @admin.display(description="the record")
+    @admin.display(description=gettext_lazy("the record"))
     def record_entries(self, game: Game) -> SafeString:
         """Every entry of a finished game's record, slips and wrong calls included."""
         return format_html("<pre>{}</pre>", "\n".join(map(str, engine_game(game).entries)))
 
-    @admin.display(description="priority slips")
+    @admin.display(description=gettext_lazy("priority slips"))
     def slips(self, game: Game) -> str:
         """A classic game's accepted slips (R7.4): the opponent's to spot while it is
         played, so shown only once it is over."""
         if game.status == Game.Status.PLAYING:
-            return "(shown when the game ends)"
+            return _("(shown when the game ends)")
         found = game_record(game)["violations"]
         return ", ".join(
             f"{v['index'] + 1}: {v['seat']} {v['move']} {v['violation']}" for v in found
         )
 
-    @admin.display(description="e-mails")
+    @admin.display(description=gettext_lazy("e-mails"))
     def emails_link(self, game: Game) -> SafeString:
-        return changelist_link("games.notification", "its e-mails", game__id__exact=game.pk)
+        return changelist_link("games.notification", _("its e-mails"), game__id__exact=game.pk)
 
 
 @admin.register(Match)
@@ -178,11 +187,11 @@ class NotificationAdmin(ReadOnlyAdmin):
     list_select_related = ["user", "game"]
     date_hierarchy = "created_at"
 
-    @admin.display(description="user")
+    @admin.display(description=gettext_lazy("user"))
     def user_link(self, row: Notification) -> SafeString | str:
         return link(row.user)
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def game_link(self, row: Notification) -> SafeString | str:
         return link(row.game)
 
@@ -208,10 +217,10 @@ class EventAdmin(ReadOnlyAdmin):
     list_select_related = ["user", "game"]
     date_hierarchy = "created_at"
 
-    @admin.display(description="user")
+    @admin.display(description=gettext_lazy("user"))
     def user_link(self, row: Event) -> SafeString | str:
         return link(row.user)
 
-    @admin.display(description="game")
+    @admin.display(description=gettext_lazy("game"))
     def game_link(self, row: Event) -> SafeString | str:
         return link(row.game)

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.bots import level_of
 from games.engine import Rules
@@ -26,12 +28,12 @@ from . import clocks
 class TimeControlFields(models.Model):
     """The time control chosen at the challenge (games.clocks)."""
 
-    time_control = models.CharField(max_length=16, default=clocks.PER_TURN)
-    days_per_turn = models.PositiveSmallIntegerField(default=3)
-    bank_initial_days = models.PositiveSmallIntegerField(default=7)
-    bank_increment_days = models.PositiveSmallIntegerField(default=1)
-    bank_cap_days = models.PositiveSmallIntegerField(default=14)
-    weekend_pause = models.BooleanField(default=False)
+    time_control = models.CharField(_("time control"), max_length=16, default=clocks.PER_TURN)
+    days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
+    bank_initial_days = models.PositiveSmallIntegerField(_("bank initial days"), default=7)
+    bank_increment_days = models.PositiveSmallIntegerField(_("bank increment days"), default=1)
+    bank_cap_days = models.PositiveSmallIntegerField(_("bank cap days"), default=14)
+    weekend_pause = models.BooleanField(_("weekend pause"), default=False)
 
     class Meta:
         abstract = True
@@ -59,19 +61,21 @@ class StopMode(models.TextChoices):
     """How a game treats rule violations (RULES.md §7)."""
 
     #: Every violation is refused with its code and message.
-    REFEREE = "referee", "Referee: every illegal move is refused"
+    REFEREE = "referee", _("Referee: every illegal move is refused")
     #: Priority violations (S1-S3; S6, S7 under options V5, V12) stand unless the
     #: opponent calls Stop! (R7.4).
-    CLASSIC = "classic", "Classic: the opponent may call Stop!"
+    CLASSIC = "classic", _("Classic: the opponent may call Stop!")
 
 
 class RulesFields(models.Model):
     """The rules chosen at the challenge: a preset, options changed from it (RULES.md
     §9, ``games.engine.OPTION_DESCRIPTIONS``), and how violations are treated."""
 
-    rules = models.CharField(max_length=32, default="pagat")
-    rule_options = models.JSONField(default=dict, blank=True)
-    stop_mode = models.CharField(max_length=8, choices=StopMode.choices, default=StopMode.REFEREE)
+    rules = models.CharField(_("rules"), max_length=32, default="pagat")
+    rule_options = models.JSONField(_("rule options"), default=dict, blank=True)
+    stop_mode = models.CharField(
+        _("stop mode"), max_length=8, choices=StopMode.choices, default=StopMode.REFEREE
+    )
 
     class Meta:
         abstract = True
@@ -160,7 +164,7 @@ class SeatFields(models.Model):
     """Who sits in a seat, and which seat it is."""
 
     #: The seat's letter: A, B or C, the turn order.
-    letter = models.CharField(max_length=1)
+    letter = models.CharField(_("letter"), max_length=1)
     #: The player; None once they deleted their account (their games stay).
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -168,6 +172,7 @@ class SeatFields(models.Model):
         null=True,
         blank=True,
         related_name="%(class)s_set",
+        verbose_name=_("user"),
     )
 
     class Meta:
@@ -190,12 +195,16 @@ class SeatFields(models.Model):
 class Match(Seated, RulesFields, TimeControlFields):
     """Games between the same players until one reaches the target score (R8.7)."""
 
-    target = models.PositiveIntegerField(default=300)
-    winner = models.CharField(max_length=1, blank=True)
+    target = models.PositiveIntegerField(_("target"), default=300)
+    winner = models.CharField(_("winner"), max_length=1, blank=True)
     #: Whether its games change the players' ratings (each game is rated on its own).
-    rated = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
 
     def __str__(self) -> str:
         return f"Match {self.pk}: {'-'.join(map(str, self.totals))} of {self.target}"
@@ -208,10 +217,14 @@ class Match(Seated, RulesFields, TimeControlFields):
 class MatchSeat(SeatFields):
     """A player's seat in a match, and its total (R8.7)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    total = models.PositiveIntegerField(default=0)
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seats", verbose_name=_("match")
+    )
+    total = models.PositiveIntegerField(_("total"), default=0)
 
     class Meta:
+        verbose_name = _("match seat")
+        verbose_name_plural = _("match seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "letter"], name="unique_match_seat"),
         ]
@@ -219,51 +232,60 @@ class MatchSeat(SeatFields):
 
 class Game(Seated, RulesFields, TimeControlFields):
     class Status(models.TextChoices):
-        PLAYING = "playing"
-        WON = "won"
-        STALEMATE = "stalemate"
+        PLAYING = "playing", pgettext_lazy("game status", "Playing")
+        WON = "won", pgettext_lazy("game status", "Won")
+        STALEMATE = "stalemate", pgettext_lazy("game status", "Stalemate")
 
     #: The seat that started (0 = A). The deal chooses it (R3, V3), except in a match
     #: whose seats start in turn (V3 ``alternate``), where the service names it.
-    starter = models.PositiveSmallIntegerField(null=True, blank=True)
+    starter = models.PositiveSmallIntegerField(_("starter"), null=True, blank=True)
     match = models.ForeignKey(
-        Match, on_delete=models.CASCADE, null=True, blank=True, related_name="games"
+        Match,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="games",
+        verbose_name=_("match"),
     )
     #: The deal seed: secret while the game is played, revealed when it ends.
-    seed = models.CharField(max_length=64)
+    seed = models.CharField(_("seed"), max_length=64)
     #: SHA-256 commitment to the seed, shown to both players from the deal on.
-    seed_hash = models.CharField(max_length=64)
+    seed_hash = models.CharField(_("seed hash"), max_length=64)
     #: While the game is played, the engine's snapshot (``games.engine.Game.snapshot``):
     #: the position, the turns, the counts and the record's encoding so far. It holds
     #: the hidden cards: referee only. None once the game is over (``games.store``).
-    state = models.JSONField(null=True, blank=True)
+    state = models.JSONField(_("state"), null=True, blank=True)
     #: Once the game is over, its record in the engine's compact encoding
     #: (``games.engine.encoding``): the whole game replays from it.
-    record = models.BinaryField(null=True, blank=True)
+    record = models.BinaryField(_("record"), null=True, blank=True)
     #: Bumped by every event; clients send it back (If-Match / expected_version).
-    version = models.PositiveIntegerField(default=1)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PLAYING)
-    to_move = models.CharField(max_length=1, default="A")
+    version = models.PositiveIntegerField(_("version"), default=1)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PLAYING
+    )
+    to_move = models.CharField(_("to move"), max_length=1, default="A")
     #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
-    ending = models.CharField(max_length=16, blank=True)
+    ending = models.CharField(_("ending"), max_length=16, blank=True)
     #: Copied from the engine by ``games.store.keep`` for lists and queries (with the
     #: seats' own copies): the number of entries in the record, the winner's letter (""
     #: for none: a stalemate, or a forfeit with three seats).
-    ply = models.PositiveIntegerField(default=0)
-    winner = models.CharField(max_length=1, blank=True)
+    ply = models.PositiveIntegerField(_("ply"), default=0)
+    winner = models.CharField(_("winner"), max_length=1, blank=True)
     #: The seat that resigned or ran out of time (R8.6), or "".
-    forfeiter = models.CharField(max_length=1, blank=True)
+    forfeiter = models.CharField(_("forfeiter"), max_length=1, blank=True)
     #: Whether its end changes the players' ratings (``games.ratings``).
-    rated = models.BooleanField(default=False)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
-    reminder_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    turn_started_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    reminder_at = models.DateTimeField(_("reminder at"), null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         # The minute sweep reads these two: each must find due games without a scan.
         indexes = [
             models.Index(fields=["status", "deadline"]),
@@ -300,20 +322,24 @@ class Game(Seated, RulesFields, TimeControlFields):
 class Seat(SeatFields):
     """A player's place at a game: who sits there, and what the seat holds off the table."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
     #: Time-bank control: the seat's time left when its turn starts.
-    bank = models.DurationField(null=True, blank=True)
+    bank = models.DurationField(_("bank"), null=True, blank=True)
     #: Copied from the engine by ``games.store.keep``: the seat's wrong Stop! calls
     #: (R7.5), its place in a pending stalemate offer (0: it offered; 1, 2: it agreed),
     #: and its points once the game is over.
-    wrong_calls = models.PositiveSmallIntegerField(default=0)
-    offer = models.PositiveSmallIntegerField(null=True, blank=True)
-    score = models.IntegerField(null=True, blank=True)
+    wrong_calls = models.PositiveSmallIntegerField(_("wrong calls"), default=0)
+    offer = models.PositiveSmallIntegerField(_("offer"), null=True, blank=True)
+    score = models.IntegerField(_("score"), null=True, blank=True)
     #: Play this game by mail (True), by notices only (False), or as the player's
     #: preference says (None): ``games.mail_play.plays_by_mail``.
-    play_by_mail = models.BooleanField(null=True, blank=True)
+    play_by_mail = models.BooleanField(_("play by mail"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]
         # A player's games: the lobby and the API list them by joining seats.
         indexes = [models.Index(fields=["user", "game"])]
@@ -338,21 +364,26 @@ class Rating(models.Model):
     record of rated games in it."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("user"),
     )
     #: ``games.ratings.FAMILIES``: standard, one-pack, three-player, foster.
-    family = models.CharField(max_length=16)
-    rating = models.FloatField(default=1500.0)
-    deviation = models.FloatField(default=350.0)
-    volatility = models.FloatField(default=0.06)
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0)
-    draws = models.PositiveIntegerField(default=0)
+    family = models.CharField(_("family"), max_length=16)
+    rating = models.FloatField(_("rating"), default=1500.0)
+    deviation = models.FloatField(_("deviation"), default=350.0)
+    volatility = models.FloatField(_("volatility"), default=0.06)
+    games = models.PositiveIntegerField(_("games"), default=0)
+    wins = models.PositiveIntegerField(_("wins"), default=0)
+    losses = models.PositiveIntegerField(_("losses"), default=0)
+    draws = models.PositiveIntegerField(_("draws"), default=0)
     #: When the last rated game ended: the deviation grows with the time since.
-    rated_at = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField(_("rated at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "family"], name="unique_rating_family"),
         ]
@@ -366,16 +397,22 @@ class IdempotentRequest(models.Model):
     """A write with an ``Idempotency-Key`` (``games/writes.py``): a retry gets the
     stored answer, and nothing is done again."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    key = models.CharField(max_length=128)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("user")
+    )
+    key = models.CharField(_("key"), max_length=128)
     #: The game the write was about, if any (support staff find a game's writes).
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
-    status_code = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("game")
+    )
+    status_code = models.PositiveSmallIntegerField(_("status code"))
     #: The request's fingerprint, and the answer's body and ETag.
-    response = models.JSONField(encoder=DjangoJSONEncoder)
-    created_at = models.DateTimeField(auto_now_add=True)
+    response = models.JSONField(_("response"), encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("idempotent request")
+        verbose_name_plural = _("idempotent requests")
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="unique_idempotency_key"),
         ]
@@ -386,33 +423,42 @@ class Challenge(RulesFields, TimeControlFields):
     """An offer to play: to a named player, to an e-mail address, or open to anyone."""
 
     class Status(models.TextChoices):
-        PENDING = "pending"
-        ACCEPTED = "accepted"
-        DECLINED = "declined"
-        CANCELLED = "cancelled"
+        PENDING = "pending", pgettext_lazy("challenge status", "Pending")
+        ACCEPTED = "accepted", pgettext_lazy("challenge status", "Accepted")
+        DECLINED = "declined", pgettext_lazy("challenge status", "Declined")
+        CANCELLED = "cancelled", pgettext_lazy("challenge status", "Cancelled")
 
     challenger = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("challenger"),
     )
-    email = models.EmailField(blank=True)
-    is_open = models.BooleanField(default=False)
+    email = models.EmailField(_("email"), blank=True)
+    is_open = models.BooleanField(_("is open"), default=False)
     #: The secret of the invitation link (e-mail invitations).
-    token = models.CharField(max_length=64, unique=True)
+    token = models.CharField(_("token"), max_length=64, unique=True)
     #: Play a match to this many points (R8.7), or a single game when null.
-    match_target = models.PositiveIntegerField(null=True, blank=True)
+    match_target = models.PositiveIntegerField(_("match target"), null=True, blank=True)
     #: Whether its games change the players' ratings (``games.ratings``).
-    rated = models.BooleanField(default=True)
+    rated = models.BooleanField(_("rated"), default=True)
     #: An open challenge's rating range: only players whose rating in its family
     #: (``games.ratings.FAMILIES``) lies within it see it and may accept it.
-    min_rating = models.PositiveSmallIntegerField(null=True, blank=True)
-    max_rating = models.PositiveSmallIntegerField(null=True, blank=True)
-    rating_family = models.CharField(max_length=16, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    min_rating = models.PositiveSmallIntegerField(_("min rating"), null=True, blank=True)
+    max_rating = models.PositiveSmallIntegerField(_("max rating"), null=True, blank=True)
+    rating_family = models.CharField(_("rating family"), max_length=16, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("game")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         indexes = [models.Index(fields=["status", "is_open"])]
 
     def __str__(self) -> str:
@@ -473,16 +519,23 @@ class ChallengeSeat(models.Model):
     """A player a challenge names, or one who accepted it and takes a seat in its game
     (in the order of acceptance: B, then C; the challenger is A)."""
 
-    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="seats")
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, related_name="seats", verbose_name=_("challenge")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_seats"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenge_seats",
+        verbose_name=_("user"),
     )
     #: Named by the challenger.
-    invited = models.BooleanField(default=False)
+    invited = models.BooleanField(_("invited"), default=False)
     #: The seat taken on accepting it ("" until then).
-    letter = models.CharField(max_length=1, blank=True)
+    letter = models.CharField(_("letter"), max_length=1, blank=True)
 
     class Meta:
+        verbose_name = _("challenge seat")
+        verbose_name_plural = _("challenge seats")
         constraints = [
             models.UniqueConstraint(fields=["challenge", "user"], name="unique_challenge_seat"),
         ]
@@ -510,12 +563,17 @@ class Notification(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending"  # to send now, or at next_attempt_at after a failed attempt
-        SENDING = "sending"  # claimed by a worker (until next_attempt_at, its lease's end)
-        SENT = "sent"
-        DIGEST = "digest"  # waits for the player's daily digest
-        FAILED = "failed"  # given up: a permanent refusal, or every attempt failed
-        OUTDATED = "outdated"  # not sent: the turn it announced was over before it went out
+        #: To send now, or at next_attempt_at after a failed attempt.
+        PENDING = "pending", pgettext_lazy("e-mail status", "Pending")
+        #: Claimed by a worker (until next_attempt_at, its lease's end).
+        SENDING = "sending", pgettext_lazy("e-mail status", "Sending")
+        SENT = "sent", pgettext_lazy("e-mail status", "Sent")
+        #: Waits for the player's daily digest.
+        DIGEST = "digest", pgettext_lazy("e-mail status", "Digest")
+        #: Given up: a permanent refusal, or every attempt failed.
+        FAILED = "failed", pgettext_lazy("e-mail status", "Failed")
+        #: Not sent: the turn it announced was over before it went out.
+        OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
 
     #: The player told, or None for an invitee without an account (``email`` only).
     user = models.ForeignKey(
@@ -524,33 +582,44 @@ class Notification(models.Model):
         null=True,
         blank=True,
         related_name="notifications",
+        verbose_name=_("user"),
     )
-    email = models.EmailField()
-    kind = models.CharField(max_length=32)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
-    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, null=True, blank=True)
+    email = models.EmailField(_("email"))
+    kind = models.CharField(_("kind"), max_length=32)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("game")
+    )
+    challenge = models.ForeignKey(
+        Challenge, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("challenge")
+    )
     #: What the e-mail says beyond the game itself (e.g. the opponent's last turn).
-    context = models.JSONField(default=dict)
+    context = models.JSONField(_("context"), default=dict)
     #: The game's log length at the event: the e-mail shows the table as it was then,
     #: rebuilt from the deal and the log (None: no game, or a row from before this field).
-    ply = models.PositiveIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    ply = models.PositiveIntegerField(_("ply"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
     #: Attempts so far (one per claim); never more than settings.EMAIL_MAX_ATTEMPTS.
-    attempts = models.PositiveSmallIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     #: When the last attempt started.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     #: When the minute sweep queues the row (again): the fallback for the task queued
     #: on commit, the end of a claim's lease, or the end of the back-off after a failed
     #: attempt. None when nothing is to be tried (sent, failed, outdated, or a digest
     #: row waiting for its day).
-    next_attempt_at = models.DateTimeField(null=True, blank=True, default=outbox_first_sweep)
+    next_attempt_at = models.DateTimeField(
+        _("next attempt at"), null=True, blank=True, default=outbox_first_sweep
+    )
     #: Why the last failed attempt failed (the SMTP server's answer, or the error); kept
     #: once a later attempt succeeds, to tell why the e-mail was late.
-    last_error = models.CharField(max_length=500, blank=True, default="")
+    last_error = models.CharField(_("last error"), max_length=500, blank=True, default="")
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         indexes = [
             models.Index(fields=["status", "created_at"]),  # the retention's daily prune
             models.Index(fields=["status", "next_attempt_at"]),  # the minute sweep
@@ -568,15 +637,22 @@ class Event(models.Model):
     as played (which every seat saw), never a face-down card."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="events"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="events",
+        verbose_name=_("user"),
     )
-    kind = models.CharField(max_length=32)
+    kind = models.CharField(_("kind"), max_length=32)
     #: The game it is about, if any (webhooks deliver one game's events in order).
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True)
-    data = models.JSONField(default=dict, encoder=DjangoJSONEncoder)
-    created_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, verbose_name=_("game")
+    )
+    data = models.JSONField(_("data"), default=dict, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         indexes = [
             models.Index(fields=["user", "id"]),  # a stream's catch-up after Last-Event-ID
             models.Index(fields=["created_at"]),  # the daily prune

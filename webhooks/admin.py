@@ -9,6 +9,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rbank_site.admin import changelist_link
 
@@ -27,9 +29,9 @@ class WebhookAdmin(admin.ModelAdmin[Webhook]):
         "deliveries_link",
     ]
 
-    @admin.display(description="deliveries")
+    @admin.display(description=gettext_lazy("deliveries"))
     def deliveries_link(self, webhook: Webhook) -> SafeString:
-        log = "the delivery log"
+        log = _("the delivery log")
         return changelist_link("webhooks.delivery", log, webhook__id__exact=webhook.pk)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -11,34 +11,40 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
 
 
 class Webhook(models.Model):
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhooks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="webhooks",
+        verbose_name=_("user"),
     )
-    url = models.CharField(max_length=2000)
+    url = models.CharField(_("URL"), max_length=2000)
     #: The event kinds delivered (``games.events.KINDS``), at least one.
-    kinds = models.JSONField(default=list)
+    kinds = models.JSONField(_("kinds"), default=list)
     #: Signs every delivery (``webhooks.signing``); kept, as signing needs it, and shown
     #: to its owner only when made or replaced.
-    secret = models.CharField(max_length=64)
-    active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    secret = models.CharField(_("secret"), max_length=64)
+    active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
     #: Failed attempts since the last delivery that went through: the back-off grows
     #: with it, and ``WEBHOOK_DISABLE_AFTER`` of them turn the webhook off.
-    consecutive_failures = models.PositiveIntegerField(default=0)
-    disabled_at = models.DateTimeField(null=True, blank=True)
-    disabled_reason = models.CharField(max_length=500, blank=True)
+    consecutive_failures = models.PositiveIntegerField(_("consecutive failures"), default=0)
+    disabled_at = models.DateTimeField(_("disabled at"), null=True, blank=True)
+    disabled_reason = models.CharField(_("disabled reason"), max_length=500, blank=True)
     #: No attempt before this (the back-off after a failed one).
-    retry_at = models.DateTimeField(null=True, blank=True)
+    retry_at = models.DateTimeField(_("retry at"), null=True, blank=True)
     #: The claim of the worker delivering: its start (which identifies it) and its end.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    claimed_until = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         indexes = [models.Index(fields=["active", "retry_at"])]  # the minute sweep
 
     def __str__(self) -> str:
@@ -47,35 +53,45 @@ class Webhook(models.Model):
 
 class Delivery(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending"
-        SENDING = "sending"
-        DELIVERED = "delivered"
-        FAILED = "failed"  # its attempts are spent
-        SKIPPED = "skipped"  # its kind was unsubscribed before it went out
+        PENDING = "pending", _("Pending")
+        SENDING = "sending", _("Sending")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Failed")  # its attempts are spent
+        SKIPPED = "skipped", _("Skipped")  # its kind was unsubscribed before it went out
 
-    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook")
+    )
     #: The event carried; none for a ping.
     event = models.ForeignKey(
-        Event, on_delete=models.CASCADE, null=True, blank=True, related_name="deliveries"
+        Event,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="deliveries",
+        verbose_name=_("event"),
     )
-    kind = models.CharField(max_length=32)
-    game_id = models.BigIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
+    kind = models.CharField(_("kind"), max_length=32)
+    game_id = models.BigIntegerField(_("game id"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     #: When the next attempt may be made (after a failed one), for the log.
-    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
     #: When the last attempt started.
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    delivered_at = models.DateTimeField(null=True, blank=True)
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
+    delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
+    response_status = models.PositiveSmallIntegerField(_("response status"), null=True, blank=True)
     #: The start of the receiver's last answer (at most 1 KB), for its owner to read.
-    response_body = models.CharField(max_length=1024, blank=True)
-    last_error = models.CharField(max_length=500, blank=True)
-    duration_ms = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    response_body = models.CharField(_("response body"), max_length=1024, blank=True)
+    last_error = models.CharField(_("last error"), max_length=500, blank=True)
+    duration_ms = models.PositiveIntegerField(_("duration ms"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
-        verbose_name_plural = "deliveries"
+        verbose_name = _("delivery")
+        verbose_name_plural = _("deliveries")
         indexes = [
             models.Index(fields=["webhook", "status", "id"]),  # the next to deliver
             models.Index(fields=["created_at"]),  # the daily prune

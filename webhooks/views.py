@@ -12,6 +12,9 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import format_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.events import KINDS
@@ -19,22 +22,35 @@ from rbank_site.errors import ServiceError
 
 from . import services
 from .addresses import MAX_URL_LENGTH
-from .models import Webhook
+from .models import Delivery, Webhook
 
 #: Deliveries shown under each webhook (the API's log has them all).
 RECENT = 20
+
+#: A delivery's status, in the words of the page's log.
+STATUS_WORDS = {
+    "pending": pgettext_lazy("webhook delivery", "pending"),
+    "sending": pgettext_lazy("webhook delivery", "sending"),
+    "delivered": pgettext_lazy("webhook delivery", "delivered"),
+    "failed": pgettext_lazy("webhook delivery", "failed"),
+    "skipped": pgettext_lazy("webhook delivery", "skipped"),
+}
 
 
 class WebhookForm(forms.Form):
     url = forms.CharField(
         max_length=MAX_URL_LENGTH,
-        label="URL",
-        help_text="Where the events are POSTed, e.g. https://bot.example.com/rbank/events",
+        label=gettext_lazy("URL"),
+        help_text=gettext_lazy(
+            "Where the events are POSTed, e.g. https://bot.example.com/rbank/events"
+        ),
     )
     kinds = forms.MultipleChoiceField(
-        choices=[(kind, f"{kind}: {words}") for kind, words in KINDS.items()],
+        # format_lazy: the words of each kind in the language of the page, not the
+        # language active when this module was imported.
+        choices=[(kind, format_lazy("{}: {}", kind, words)) for kind, words in KINDS.items()],
         widget=forms.CheckboxSelectMultiple,
-        label="Events",
+        label=gettext_lazy("Events"),
         initial=["your_turn", "game_over"],
     )
 
@@ -44,13 +60,19 @@ def _user(request: HttpRequest) -> User:
     return request.user
 
 
+def _recent(hook: Webhook) -> list[tuple[Delivery, str]]:
+    """The webhook's last deliveries, newest first, each with its status in words."""
+    rows = hook.deliveries.order_by("-pk")[:RECENT]
+    return [(row, str(STATUS_WORDS.get(row.status, row.status))) for row in rows]
+
+
 def _page(
     request: HttpRequest, form: WebhookForm, *, shown: Webhook | None = None, status: int = 200
 ) -> HttpResponse:
     hooks = list(Webhook.objects.filter(user=_user(request)).order_by("pk"))
     context: dict[str, Any] = {
         "form": form,
-        "webhooks": [(hook, hook.deliveries.order_by("-pk")[:RECENT]) for hook in hooks],
+        "webhooks": [(hook, _recent(hook)) for hook in hooks],
         "shown": shown,
         "max_webhooks": services.MAX_WEBHOOKS,
     }
@@ -96,7 +118,7 @@ def switch(request: HttpRequest, webhook_id: int) -> HttpResponse:
     on = request.POST.get("active") == "1"
     try:
         services.update_webhook(_user(request), webhook_id, {"active": on})
-        messages.success(request, "The webhook is on." if on else "The webhook is off.")
+        messages.success(request, _("The webhook is on.") if on else _("The webhook is off."))
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("webhooks")
@@ -107,7 +129,7 @@ def switch(request: HttpRequest, webhook_id: int) -> HttpResponse:
 def ping(request: HttpRequest, webhook_id: int) -> HttpResponse:
     try:
         services.ping(_user(request), webhook_id)
-        messages.success(request, "A ping is on its way: its outcome shows in the log below.")
+        messages.success(request, _("A ping is on its way: its outcome shows in the log below."))
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("webhooks")
@@ -118,7 +140,7 @@ def ping(request: HttpRequest, webhook_id: int) -> HttpResponse:
 def delete(request: HttpRequest, webhook_id: int) -> HttpResponse:
     try:
         services.delete_webhook(_user(request), webhook_id)
-        messages.success(request, "The webhook is deleted: nothing more is sent to it.")
+        messages.success(request, _("The webhook is deleted: nothing more is sent to it."))
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("webhooks")
