@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 
@@ -21,7 +22,7 @@ class ApiTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[User, ApiToken]:
         token = ApiToken.objects.select_related("user").filter(key_hash=hash_token(key)).first()
         if token is None or not token.user.is_active:
-            raise exceptions.AuthenticationFailed("invalid or revoked token")
+            raise exceptions.AuthenticationFailed(_("invalid or revoked token"))
         now = timezone.now()
         if token.last_used_at is None or now - token.last_used_at > LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

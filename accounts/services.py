@@ -15,6 +15,7 @@ from django.core import signing
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
@@ -29,7 +30,7 @@ logger = logging.getLogger(__name__)
 
 
 def profile_of(user: User) -> Profile:
-    profile, _ = Profile.objects.get_or_create(user=user)
+    profile, _created = Profile.objects.get_or_create(user=user)
     return profile
 
 
@@ -42,7 +43,7 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
         if "time_zone" in changes:
             if changes["time_zone"] not in TIME_ZONES:
                 raise ServiceError(
-                    400, "BAD_REQUEST", "time_zone must be an IANA name like Europe/Paris"
+                    400, "BAD_REQUEST", _("time_zone must be an IANA name like Europe/Paris")
                 )
             profile.time_zone = changes["time_zone"]
         if "reminder_hours" in changes:
@@ -56,8 +57,11 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
                 raise ServiceError(
                     400,
                     "BAD_REQUEST",
-                    f"notifications maps events ({', '.join(NOTIFICATION_EVENTS)}) "
-                    f"to {', '.join(NOTIFICATION_MODES)}",
+                    _("notifications maps events (%(events)s) to %(modes)s")
+                    % {
+                        "events": ", ".join(NOTIFICATION_EVENTS),
+                        "modes": ", ".join(NOTIFICATION_MODES),
+                    },
                 )
             profile.notifications = {**profile.notifications, **wanted}
         if "play_by_mail" in changes:
@@ -100,20 +104,22 @@ def bouncing(profile: Profile, address: str) -> bool:
 def create_token(user: User, name: str) -> tuple[ApiToken, str]:
     name = name.strip()
     if not name:
-        raise ServiceError(400, "BAD_REQUEST", "give the token a name")
+        raise ServiceError(400, "BAD_REQUEST", _("give the token a name"))
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # counts under a lock
         if user.api_tokens.count() >= MAX_TOKENS:
             raise ServiceError(
-                409, "TOO_MANY_TOKENS", f"at most {MAX_TOKENS} tokens: revoke one first"
+                409,
+                "TOO_MANY_TOKENS",
+                _("at most %(count)s tokens: revoke one first") % {"count": MAX_TOKENS},
             )
         return ApiToken.issue(user, name[:60])
 
 
 def revoke_token(user: User, token_id: int) -> None:
-    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    deleted, _rows = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise ServiceError(404, "NOT_FOUND", "no such token")
+        raise ServiceError(404, "NOT_FOUND", _("no such token"))
 
 
 def make_calendar_link(user: User) -> str:
@@ -184,11 +190,13 @@ def start_vacation(user: User, days: int, now: datetime | None = None) -> Profil
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
         if profile.vacation_until is not None and profile.vacation_until > now:
-            raise ServiceError(409, "ON_VACATION", "you are already on vacation")
+            raise ServiceError(409, "ON_VACATION", _("you are already on vacation"))
         left = vacation_days_left(profile, now)
         if not 1 <= days <= left:
             raise ServiceError(
-                409, "NO_VACATION_LEFT", f"you can take 1 to {left} vacation days this year"
+                409,
+                "NO_VACATION_LEFT",
+                _("you can take 1 to %(left)s vacation days this year") % {"left": left},
             )
         if profile.vacation_year != now.year:
             profile.vacation_year, profile.vacation_days_used = now.year, 0

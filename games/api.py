@@ -9,6 +9,8 @@ from django.contrib.auth.models import User
 from django.core.validators import RegexValidator
 from django.db.models import QuerySet
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
@@ -121,7 +123,9 @@ class GameStateSerializer(GameSummarySerializer):
 
 
 #: A move as the notation writes it (docs/notation.md): letters and digits, one dash.
-MOVE_TEXT = RegexValidator(f"^{TEXT_PATTERN}$", "a move is written like H3-F1, T or C-W")
+MOVE_TEXT = RegexValidator(
+    f"^{TEXT_PATTERN}$", gettext_lazy("a move is written like H3-F1, T or C-W")
+)
 
 
 class MovesSerializer(RequestBody):
@@ -227,7 +231,7 @@ class GameListApi(ListApi):
         user = player_of(request)
         choice = request.query_params.get("filter")
         if choice not in (None, "my_turn", "active", "finished"):
-            raise ServiceError(400, "BAD_REQUEST", "filter must be my_turn, active or finished")
+            raise ServiceError(400, "BAD_REQUEST", _("filter must be my_turn, active or finished"))
         return self.page(
             request,
             selectors.my_games(user, filter_=choice),
@@ -866,7 +870,11 @@ class PlayerDetailApi(APIView):
     def get(self, request: Request, username: str) -> Response:
         user = _players().filter(username__iexact=username).first()
         if user is None:
-            raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {username!r}")
+            raise ServiceError(
+                404,
+                "NO_SUCH_PLAYER",
+                _("there is no player called %(name)s") % {"name": repr(username)},
+            )
         return Response(PlayerProfileSerializer(ratings.player_profile(user)).data)
 
 
@@ -913,7 +921,10 @@ class LeaderboardApi(ListApi):
         family = request.query_params.get("family", "standard")
         if family not in ratings.FAMILY_NAMES:
             raise ServiceError(
-                400, "BAD_REQUEST", f"family is one of {', '.join(sorted(ratings.FAMILY_NAMES))}"
+                400,
+                "BAD_REQUEST",
+                _("family is one of %(families)s")
+                % {"families": ", ".join(sorted(ratings.FAMILY_NAMES))},
             )
         return self.page(
             request,

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet
 from django.forms import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.bots import bot_level_of, bot_player, level_of
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
@@ -66,33 +67,44 @@ def create_challenge(
     ``max_rating`` only)."""
     if sum((bool(opponent), bool(email), is_open)) != 1:
         raise ServiceError(
-            400, "BAD_REQUEST", "give exactly one of: opponent (a username), email, or open"
+            400, "BAD_REQUEST", _("give exactly one of: opponent (a username), email, or open")
         )
     if rules not in PRESETS:
-        raise ServiceError(400, "BAD_REQUEST", f"unknown rules {rules!r}: {', '.join(PRESETS)}")
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("unknown rules %(rules)s: %(presets)s")
+            % {"rules": repr(rules), "presets": ", ".join(PRESETS)},
+        )
     rule_options = check_rule_options(rules, rule_options or {})
     seats = rules_from_document({"preset": rules, **rule_options}).seats
     if seats == 3 and (email or (bool(opponent) != bool(second_opponent))):
         raise ServiceError(
             400,
             "BAD_REQUEST",
-            "a three-player challenge names both opponents (opponent and second_opponent) "
-            "or is open",
+            _(
+                "a three-player challenge names both opponents (opponent and second_opponent) "
+                "or is open"
+            ),
         )
     if seats == 2 and second_opponent:
         raise ServiceError(
-            400, "BAD_REQUEST", f"the {rules} rules are for two players: no second_opponent"
+            400,
+            "BAD_REQUEST",
+            _("the %(rules)s rules are for two players: no second_opponent") % {"rules": rules},
         )
     if stop_mode not in StopMode.values:
         raise ServiceError(
-            400, "BAD_REQUEST", f"stop_mode must be one of: {', '.join(StopMode.values)}"
+            400,
+            "BAD_REQUEST",
+            _("stop_mode must be one of: %(modes)s") % {"modes": ", ".join(StopMode.values)},
         )
     if (min_rating is not None or max_rating is not None) and not is_open:
-        raise ServiceError(400, "BAD_REQUEST", "only an open challenge has a rating range")
+        raise ServiceError(400, "BAD_REQUEST", _("only an open challenge has a rating range"))
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         min_rating, max_rating = max_rating, min_rating  # a range, from its lower end
     if match_target is not None and not 1 <= match_target <= 10_000:
-        raise ServiceError(400, "BAD_REQUEST", "match_target must be from 1 to 10000 points")
+        raise ServiceError(400, "BAD_REQUEST", _("match_target must be from 1 to 10000 points"))
     clock = clock or TimeControl()
     problem = clock.validate()
     if problem:
@@ -100,12 +112,16 @@ def create_challenge(
     named = _named_player(challenger, opponent) if opponent else None
     second = _named_player(challenger, second_opponent) if second_opponent else None
     if named is not None and second is not None and named.pk == second.pk:
-        raise ServiceError(400, "SAME_PLAYER", "name two different opponents")
+        raise ServiceError(400, "SAME_PLAYER", _("name two different opponents"))
     if email:
         try:
             validate_email(email)
         except ValidationError:
-            raise ServiceError(400, "BAD_REQUEST", f"{email!r} is not an e-mail address") from None
+            raise ServiceError(
+                400,
+                "BAD_REQUEST",
+                _("%(email)s is not an e-mail address") % {"email": repr(email)},
+            ) from None
     with transaction.atomic():
         _check_limits(challenger, invitation=bool(email))
         challenge = Challenge(
@@ -156,9 +172,13 @@ def _named_player(challenger: User, username: str) -> User:
         return bot_player(level)
     named = User.objects.filter(username__iexact=username, is_active=True).first()
     if named is None:
-        raise ServiceError(404, "NO_SUCH_PLAYER", f"there is no player called {username!r}")
+        raise ServiceError(
+            404,
+            "NO_SUCH_PLAYER",
+            _("there is no player called %(name)s") % {"name": repr(username)},
+        )
     if named.pk == challenger.pk:
-        raise ServiceError(400, "SAME_PLAYER", "you cannot challenge yourself")
+        raise ServiceError(400, "SAME_PLAYER", _("you cannot challenge yourself"))
     return named
 
 
@@ -170,8 +190,8 @@ def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
         raise ServiceError(
             400,
             "BAD_REQUEST",
-            f"unknown rule options {', '.join(unknown)}: "
-            f"choose among {', '.join(OPTION_DESCRIPTIONS)}",
+            _("unknown rule options %(unknown)s: choose among %(options)s")
+            % {"unknown": ", ".join(unknown), "options": ", ".join(OPTION_DESCRIPTIONS)},
         )
     try:
         chosen = rules_from_document({"preset": preset, **options})
@@ -187,7 +207,11 @@ def _check_limits(challenger: User, *, invitation: bool) -> None:
     User.objects.select_for_update().filter(pk=challenger.pk).first()
     sent = Challenge.objects.filter(challenger=challenger)
     if sent.filter(status=Challenge.Status.PENDING).count() >= MAX_PENDING:
-        raise ServiceError(409, "TOO_MANY_CHALLENGES", f"at most {MAX_PENDING} pending challenges")
+        raise ServiceError(
+            409,
+            "TOO_MANY_CHALLENGES",
+            _("at most %(count)s pending challenges") % {"count": MAX_PENDING},
+        )
     day_ago = timezone.now() - timedelta(days=1)
     if invitation and (
         sent.exclude(email="").filter(created_at__gte=day_ago).count() >= MAX_INVITATIONS_PER_DAY
@@ -195,25 +219,31 @@ def _check_limits(challenger: User, *, invitation: bool) -> None:
         raise ServiceError(
             409,
             "TOO_MANY_INVITATIONS",
-            f"at most {MAX_INVITATIONS_PER_DAY} e-mail invitations a day",
+            _("at most %(count)s e-mail invitations a day") % {"count": MAX_INVITATIONS_PER_DAY},
         )
 
 
 def _locked(challenge_id: int) -> Challenge:
     challenge = Challenge.objects.select_for_update().filter(pk=challenge_id).first()
     if challenge is None:
-        raise ServiceError(404, "NOT_FOUND", "no such challenge")
+        raise ServiceError(404, "NOT_FOUND", _("no such challenge"))
     return challenge
 
 
 def _pending(challenge: Challenge) -> None:
     if challenge.status != Challenge.Status.PENDING:
-        raise ServiceError(409, "ALREADY_ANSWERED", f"this challenge is {challenge.status}")
+        # One sentence for each status, for languages that agree the word with its noun.
+        answered: dict[str, str] = {
+            Challenge.Status.ACCEPTED: _("this challenge is accepted"),
+            Challenge.Status.DECLINED: _("this challenge is declined"),
+            Challenge.Status.CANCELLED: _("this challenge is cancelled"),
+        }
+        raise ServiceError(409, "ALREADY_ANSWERED", answered[challenge.status])
 
 
 def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
     if user.pk == challenge.challenger_id:
-        raise ServiceError(409, "SAME_PLAYER", "you cannot answer your own challenge")
+        raise ServiceError(409, "SAME_PLAYER", _("you cannot answer your own challenge"))
     allowed = (
         user in challenge.invited
         or challenge.is_open
@@ -224,7 +254,7 @@ def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
         )
     )
     if not allowed:
-        raise ServiceError(404, "NOT_FOUND", "no such challenge")
+        raise ServiceError(404, "NOT_FOUND", _("no such challenge"))
 
 
 def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
@@ -238,17 +268,19 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
             raise ServiceError(
                 409,
                 "RATING_OUT_OF_RANGE",
-                f"this challenge is for players rated {ratings.range_words(challenge)}",
+                # Translators: %(range)s is a rating range: 1200-1500, 1200 or more, up to 1500.
+                _("this challenge is for players rated %(range)s")
+                % {"range": ratings.range_words(challenge)},
             )
         accepted = challenge.accepted
         if user in accepted:
             raise ServiceError(
                 409,
                 "ALREADY_ACCEPTED",
-                "you have accepted: the game starts when a third player does",
+                _("you have accepted: the game starts when a third player does"),
             )
         players = [challenge.challenger, *accepted, user]
-        seat, _ = ChallengeSeat.objects.get_or_create(challenge=challenge, user=user)
+        seat, _created = ChallengeSeat.objects.get_or_create(challenge=challenge, user=user)
         seat.letter = "ABC"[len(players) - 1]  # seats follow the order of acceptance
         seat.save(update_fields=["letter"])
         challenge.refresh_from_db()
@@ -304,7 +336,9 @@ def decline_challenge(challenge_id: int, user: User, *, token: str | None = None
             challenge.refresh_from_db()
             return challenge
         if challenge.is_open:
-            raise ServiceError(409, "OPEN_CHALLENGE", "an open challenge is not declined: leave it")
+            raise ServiceError(
+                409, "OPEN_CHALLENGE", _("an open challenge is not declined: leave it")
+            )
         _close(challenge, Challenge.Status.DECLINED)
         # The challenger, and a player who had accepted a three-player one, wait for it.
         waiting = [p for p in (challenge.challenger, *challenge.accepted) if p.pk != user.pk]
@@ -330,7 +364,7 @@ def cancel_challenge(challenge_id: int, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id)
         if challenge.challenger_id != user.pk:
-            raise ServiceError(404, "NOT_FOUND", "no such challenge")
+            raise ServiceError(404, "NOT_FOUND", _("no such challenge"))
         _close(challenge, Challenge.Status.CANCELLED)
         told = [*challenge.invited, *challenge.accepted]
         events.emit("challenge_cancelled", told, challenge=challenge, by=user.get_username())
@@ -356,5 +390,5 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
 def challenge_by_token(token: str) -> Challenge:
     challenge = Challenge.objects.select_related("challenger").filter(token=token).first()
     if challenge is None or challenge.is_open:
-        raise ServiceError(404, "NOT_FOUND", "this invitation does not exist")
+        raise ServiceError(404, "NOT_FOUND", _("this invitation does not exist"))
     return challenge

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django.utils.translation import gettext as _
+
 PER_TURN = "per_turn"
 BANK = "bank"
 CONTROLS = (PER_TURN, BANK)
@@ -33,17 +35,17 @@ class TimeControl:
     weekend_pause: bool = False
 
     def validate(self) -> str | None:
-        """Why this control is not allowed, or None."""
+        """Why this control is not allowed (in the active language), or None."""
         if self.control not in CONTROLS:
-            return f"time control must be one of {', '.join(CONTROLS)}"
+            return _("time control must be one of %(controls)s") % {"controls": ", ".join(CONTROLS)}
         if not 1 <= self.days_per_turn <= 14:
-            return "days_per_turn must be from 1 to 14"
+            return _("days_per_turn must be from 1 to 14")
         if not (
             1 <= self.bank_initial_days <= 60
             and 0 <= self.bank_increment_days <= 14
             and self.bank_initial_days <= self.bank_cap_days <= 60
         ):
-            return "a time bank needs 1-60 initial days, 0-14 added per turn, a cap of up to 60"
+            return _("a time bank needs 1-60 initial days, 0-14 added per turn, a cap of up to 60")
         return None
 
     @property

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import new_seed, seed_commitment
 from rbank_site.errors import ServiceError
@@ -34,7 +35,7 @@ def start_game(
     seed stays secret until the game ends. ``starter`` names the seat to start (V3
     ``alternate``); else the deal chooses."""
     if len({p.pk for p in players}) != len(players):
-        raise ServiceError(400, "SAME_PLAYER", "a game needs different players in every seat")
+        raise ServiceError(400, "SAME_PLAYER", _("a game needs different players in every seat"))
     clock = clock or (match.clock() if match is not None else TimeControl())
     seed = new_seed() if seed is None else seed
     game = Game(
@@ -48,7 +49,11 @@ def start_game(
     )
     seats = game.game_rules().seats
     if seats != len(players):
-        raise ServiceError(400, "WRONG_PLAYER_COUNT", f"the {rules} rules are for {seats} players")
+        raise ServiceError(
+            400,
+            "WRONG_PLAYER_COUNT",
+            _("the %(rules)s rules are for %(seats)s players") % {"rules": rules, "seats": seats},
+        )
     engine = new_engine_game(game, starter)
     game.starter = engine.first_seat
     game.set_clock(clock)

@@ -32,6 +32,8 @@ from typing import Any, Final
 from django.contrib.auth.models import User
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.bots import level_of
 from games.engine import Game as EngineGame
@@ -47,11 +49,12 @@ FAMILIES: Final = {
     "foster": "foster",
     "foster-one-pack": "foster",
 }
+#: The rating families as the pages name them.
 FAMILY_NAMES: Final = {
-    "standard": "Standard (two packs)",
-    "one-pack": "One pack",
-    "three-player": "Three players",
-    "foster": "Foster's games",
+    "standard": gettext_lazy("Standard (two packs)"),
+    "one-pack": gettext_lazy("One pack"),
+    "three-player": gettext_lazy("Three players"),
+    "foster": gettext_lazy("Foster's games"),
 }
 RATING_PERIOD_DAYS: Final = 7
 PROVISIONAL_DEVIATION: Final = 110.0
@@ -189,10 +192,15 @@ def within(challenge: Challenge, user: User) -> bool:
 
 
 def range_words(challenge: Challenge) -> str:
+    """The challenge's rating range, in the active language: ``1200-1500``,
+    ``1200 or more`` or ``up to 1500``."""
     low, high = challenge.min_rating, challenge.max_rating
     if low is not None and high is not None:
-        return f"{low}-{high}"
-    return f"{low} or more" if low is not None else f"up to {high}"
+        # Translators: a rating range, from one rating to another (1200-1500).
+        return _("%(low)s-%(high)s") % {"low": low, "high": high}
+    if low is not None:
+        return _("%(low)s or more") % {"low": low}
+    return _("up to %(high)s") % {"high": high}
 
 
 def in_range(user: User) -> Q:

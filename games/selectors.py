@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
+from django.utils.translation import gettext as _
 
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
@@ -24,7 +25,7 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     """The game if ``user`` plays in it; strangers get 404, as for a game that does not exist."""
     game = Game.objects.prefetch_related(SEATS).filter(pk=game_id).first()
     if game is None or game.seat_of(user.pk) is None:
-        raise ServiceError(404, "NOT_FOUND", "no such game")
+        raise ServiceError(404, "NOT_FOUND", _("no such game"))
     return game
 
 
@@ -145,7 +146,7 @@ def game_record(game: Game) -> dict[str, Any]:
     Refused while the game is played: the deal would show every hidden card.
     """
     if game.status == Game.Status.PLAYING:
-        raise ServiceError(409, "GAME_NOT_OVER", "the record is revealed when the game ends")
+        raise ServiceError(409, "GAME_NOT_OVER", _("the record is revealed when the game ends"))
     engine = engine_game(game)
     record = engine.full_record()
     del record["entries"]

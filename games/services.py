@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal
 from games.engine import Game as EngineGame
@@ -27,6 +28,7 @@ from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines, events
 from .bot_wake import wake_bots
+from .engine_messages import catalogue
 from .matches import settle_match
 from .models import SEATS, Game, Seat
 from .notifications import notify
@@ -47,25 +49,27 @@ _CODES = {"NO_MOVES": "BAD_REQUEST"}
 
 def _not_found() -> ServiceError:
     # Strangers get the same answer for a private game as for no game at all.
-    return ServiceError(404, "NOT_FOUND", "no such game")
+    return ServiceError(404, "NOT_FOUND", _("no such game"))
 
 
 def refused(game: Game, exc: Refusal) -> ServiceError:
     """The engine's refusal as the API gives it: its code, an HTTP status, its words
-    with seats named by their players, and its parameters for programs."""
+    in the request's language with seats named by their players, and its parameters
+    for programs."""
     names = game.names()
     params = dict(exc.params)
     for key in ("to_move", "offerer"):  # a seat, as its player reads it
         letter = params.get(key)
         if isinstance(letter, str):
-            params[key] = "your opponent" if len(names) == 2 else names.get(letter, letter)
+            params[key] = _("your opponent") if len(names) == 2 else names.get(letter, letter)
     extra: dict[str, Any] = {}
     status = 400 if exc.code in _MALFORMED else 409
     if isinstance(exc, MoveRefused):
         extra = {"move": params["move"], "index": params["index"]}
     if exc.code == "WRONG_STOP":
         extra = {"wrong_calls": params["wrong_calls"], "turn_lost": params["turn_lost"]}
-    return ServiceError(status, _CODES.get(exc.code, exc.code), render(exc.reason, params), **extra)
+    words = render(exc.reason, params, catalogue=catalogue())
+    return ServiceError(status, _CODES.get(exc.code, exc.code), words, **extra)
 
 
 @dataclass(frozen=True)
@@ -85,9 +89,13 @@ def play_moves(
 ) -> MovesResult:
     """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock."""
     if not moves:
-        raise ServiceError(400, "BAD_REQUEST", "send at least one move")
+        raise ServiceError(400, "BAD_REQUEST", _("send at least one move"))
     if len(moves) > MAX_MOVES_PER_REQUEST:
-        raise ServiceError(400, "BAD_REQUEST", f"at most {MAX_MOVES_PER_REQUEST} moves per request")
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("at most %(count)s moves per request") % {"count": MAX_MOVES_PER_REQUEST},
+        )
     with transaction.atomic():
         game, seat = lock_for_player(game_id, user)
         check_version(game, expected_version)
@@ -147,8 +155,11 @@ def check_version(game: Game, expected_version: int | None) -> None:
         raise ServiceError(
             412,
             "STALE_VERSION",
-            f"the game has changed (version {game.version}, you sent {expected_version}): "
-            "reload it and try again",
+            _(
+                "the game has changed (version %(version)s, you sent %(sent)s): "
+                "reload it and try again"
+            )
+            % {"version": game.version, "sent": expected_version},
             version=game.version,
         )
 
@@ -156,7 +167,7 @@ def check_version(game: Game, expected_version: int | None) -> None:
 def playing_engine(game: Game) -> EngineGame:
     """The engine game of a game still being played."""
     if game.state is None:
-        raise ServiceError(409, "GAME_OVER", "the game is over")
+        raise ServiceError(409, "GAME_OVER", _("the game is over"))
     return engine_game(game)
 
 

@@ -102,7 +102,11 @@ def call_stop_on(
                 move_number=move_number,
                 move=str(stopped),
                 code=entry.violation,
+                # Stored with the notice until it is sent, so in English whoever called
+                # (the engine's own words), and as data (the catalogue key and its
+                # parameters) for the e-mail to say in its reader's language.
                 reason="" if why is None else why.message,
+                refusal=None if why is None else {"reason": why.reason, "params": why.params},
                 correction=correction,
             )
             return StopOutcome(game, engine, entry.violation, correction)

@@ -26,6 +26,7 @@ from django.contrib.auth.models import User
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
@@ -101,28 +102,40 @@ def holds_streams(request: HttpRequest) -> bool:
 
 async def events(request: HttpRequest) -> HttpResponseBase:
     if request.method not in ("GET", "HEAD"):
-        return error(405, "METHOD_NOT_ALLOWED", f"method {request.method} not allowed")
+        return error(
+            405,
+            "METHOD_NOT_ALLOWED",
+            _("method %(method)s not allowed") % {"method": request.method},
+        )
     form = negotiate(request.headers.get("Accept", ""))
     if form is None:
-        return error(406, "NOT_ACCEPTABLE", f"the stream is sent as {SSE} or {NDJSON}")
+        return error(
+            406,
+            "NOT_ACCEPTABLE",
+            _("the stream is sent as %(sse)s or %(ndjson)s") % {"sse": SSE, "ndjson": NDJSON},
+        )
     try:
         after = resume_from(request)
     except ValueError:
-        return error(400, "BAD_REQUEST", "Last-Event-ID (or since) must be an event id")
+        return error(400, "BAD_REQUEST", _("Last-Event-ID (or since) must be an event id"))
     try:
         user = await in_thread(lambda: authenticate(request))
     except APIException as exc:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
     if user is None:
-        return error(401, "NOT_AUTHENTICATED", "sign in, or send Authorization: Token <key>")
+        return error(401, "NOT_AUTHENTICATED", _("sign in, or send Authorization: Token <key>"))
     if not holds_streams(request):
-        unavailable = "this server holds no streams: poll GET /api/v1/games/"
+        unavailable = _("this server holds no streams: poll GET /api/v1/games/")
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
     try:
         stream = hub().open(user.pk)
     except TooManyStreams:
         limit = settings.STREAM_MAX_PER_USER
-        return error(429, "TOO_MANY_STREAMS", f"at most {limit} open streams per player")
+        return error(
+            429,
+            "TOO_MANY_STREAMS",
+            _("at most %(count)s open streams per player") % {"count": limit},
+        )
     try:
         missed, known = await in_thread(lambda: opening(user.pk, after))
     except BaseException:

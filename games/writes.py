@@ -26,6 +26,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -72,7 +73,7 @@ def expected_version(request: Request, body: dict[str, Any] | None = None) -> in
     if header == "*":
         return None
     if not IF_MATCH.fullmatch(header):
-        raise ServiceError(400, "BAD_REQUEST", 'If-Match must hold a game version, as "7"')
+        raise ServiceError(400, "BAD_REQUEST", _('If-Match must hold a game version, as "7"'))
     return int(header.removeprefix("W/").strip('"'))
 
 
@@ -81,7 +82,7 @@ def _key(request: Request) -> str | None:
         return None
     key = request.headers["Idempotency-Key"].strip()
     if not 1 <= len(key) <= 128:
-        raise ServiceError(400, "BAD_REQUEST", "Idempotency-Key holds 1 to 128 characters")
+        raise ServiceError(400, "BAD_REQUEST", _("Idempotency-Key holds 1 to 128 characters"))
     return key
 
 
@@ -93,7 +94,7 @@ def _fingerprint(request: Request, kwargs: dict[str, Any]) -> str:
 def _replay(earlier: IdempotentRequest, fingerprint: str) -> Response:
     if earlier.response.get("fingerprint") != fingerprint:
         raise ServiceError(
-            409, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request"
+            409, "IDEMPOTENCY_KEY_REUSED", _("this Idempotency-Key was used for another request")
         )
     headers = {"Idempotent-Replayed": "true", **earlier.response.get("headers", {})}
     return Response(earlier.response.get("body"), status=earlier.status_code, headers=headers)

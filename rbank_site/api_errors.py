@@ -7,6 +7,9 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -44,12 +47,17 @@ class TooLarge(exceptions.APIException):
 def _too_large(exc: Exception) -> TooLarge:
     """Django's upload limits, met while DRF reads the body: a 413, not a logged 400 page."""
     if isinstance(exc, TooManyFieldsSent):
-        limit = f"{settings.DATA_UPLOAD_MAX_NUMBER_FIELDS:,} fields"
+        count = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        words = ngettext("%(count)s field", "%(count)s fields", count)
     elif isinstance(exc, TooManyFilesSent):
-        limit = f"{settings.DATA_UPLOAD_MAX_NUMBER_FILES:,} files"
+        count = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        words = ngettext("%(count)s file", "%(count)s files", count)
     else:
-        limit = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes"
-    return TooLarge(f"the request body is too large: at most {limit}")
+        count = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        words = ngettext("%(count)s byte", "%(count)s bytes", count)
+    # The number grouped as the request's language writes it (2,621,440 in English).
+    limit = words % {"count": number_format(count, force_grouping=True)}
+    return TooLarge(_("the request body is too large: at most %(limit)s") % {"limit": limit})
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -76,13 +84,16 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     """Unknown URLs: the API's error shape under /api/, Django's page elsewhere."""
     if _is_api(request):
         return JsonResponse(
-            {"error": "NOT_FOUND", "message": f"there is no API resource at {request.path}"},
+            {
+                "error": "NOT_FOUND",
+                "message": _("there is no API resource at %(path)s") % {"path": request.path},
+            },
             status=404,
         )
     return defaults.page_not_found(request, exception or Exception())
 
 
-_REFUSED_EARLY = (
+_REFUSED_EARLY = gettext_lazy(
     "the request was refused before it reached the API: a Host header this site does "
     "not serve, or a malformed request"
 )
@@ -92,13 +103,14 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     """What Django refuses before any API view runs (a bad Host header, say): the error
     shape under /api/, Django's page elsewhere."""
     if _is_api(request):
-        return JsonResponse({"error": "BAD_REQUEST", "message": _REFUSED_EARLY}, status=400)
+        return JsonResponse({"error": "BAD_REQUEST", "message": str(_REFUSED_EARLY)}, status=400)
     return defaults.bad_request(request, exception or Exception())
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if _is_api(request):
         return JsonResponse(
-            {"error": "SERVER_ERROR", "message": "something went wrong on our side"}, status=500
+            {"error": "SERVER_ERROR", "message": _("something went wrong on our side")},
+            status=500,
         )
     return defaults.server_error(request)

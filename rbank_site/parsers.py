@@ -11,13 +11,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import IO, Any
 
+from django.utils.translation import gettext as _
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
 #: The deepest nesting a request body may have (a challenge's options are 2 levels).
 MAX_DEPTH = 32
 
-_TOO_DEEP = f"JSON parse error - the body is nested too deeply (at most {MAX_DEPTH} levels)"
+
+def _too_deep() -> ParseError:
+    return ParseError(
+        _("JSON parse error - the body is nested too deeply (at most %(depth)s levels)")
+        % {"depth": MAX_DEPTH}
+    )
 
 
 def depth_of(value: Any) -> int:
@@ -49,7 +55,7 @@ class BoundedJSONParser(JSONParser):
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError(_TOO_DEEP) from None
+            raise _too_deep() from None
         if depth_of(data) > MAX_DEPTH:
-            raise ParseError(_TOO_DEEP)
+            raise _too_deep()
         return data

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 MAX_URL_LENGTH = 2000
 
@@ -36,7 +37,9 @@ URL_PATTERN = rf"^https?://{_LABEL}(?:\.{_LABEL})*(?::{_PORT})?(?:/{_TARGET})?(?
 
 
 class Refused(Exception):
-    """The URL or its host may not be used; the message says why, for its owner."""
+    """The URL or its host may not be used; the message says why, for its owner, in the
+    active language (the request's at registration; English at delivery, which stores
+    it)."""
 
 
 @dataclass(frozen=True)
@@ -58,17 +61,21 @@ class Target:
 def check_syntax(url: str) -> None:
     """Raise ``Refused`` unless ``url`` is one the pattern allows."""
     if len(url) > MAX_URL_LENGTH:
-        raise Refused(f"the URL is longer than {MAX_URL_LENGTH} characters")
+        raise Refused(
+            _("the URL is longer than %(length)s characters") % {"length": MAX_URL_LENGTH}
+        )
     if not re.fullmatch(URL_PATTERN, url):
         raise Refused(
-            "not a URL a webhook can have: http:// or https://, a host name, an optional "
-            "port, path and query; no user, password or #fragment"
+            _(
+                "not a URL a webhook can have: http:// or https://, a host name, an optional "
+                "port, path and query; no user, password or #fragment"
+            )
         )
 
 
 def check_scheme(url: str) -> None:
     if settings.WEBHOOK_REQUIRE_HTTPS and not url.startswith("https://"):
-        raise Refused("the URL must start with https://")
+        raise Refused(_("the URL must start with https://"))
 
 
 def check_url(url: str) -> None:
@@ -118,15 +125,20 @@ def resolve(host: str, port: int) -> list[str]:
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
-        raise Refused(f"{host} does not resolve ({exc})") from exc
+        raise Refused(
+            _("%(host)s does not resolve (%(error)s)") % {"host": host, "error": exc}
+        ) from exc
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not addresses:
-        raise Refused(f"{host} does not resolve")
+        raise Refused(_("%(host)s does not resolve") % {"host": host})
     if not settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         private = [a for a in addresses if not is_public(a)]
         if private:
             raise Refused(
-                f"{host} resolves to {private[0]}, which is not a public address: "
-                "webhooks are delivered to the public internet only"
+                _(
+                    "%(host)s resolves to %(address)s, which is not a public address: "
+                    "webhooks are delivered to the public internet only"
+                )
+                % {"host": host, "address": private[0]}
             )
     return addresses

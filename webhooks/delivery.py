@@ -31,7 +31,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.notifications import dispatch, lease, notify
 from games.retention import delete_in_batches
@@ -89,7 +89,10 @@ def post(webhook: Webhook, delivery: Delivery) -> Outcome:
         return int((time.monotonic() - started) * 1000)
 
     try:
-        where = addresses.target(webhook.url)
+        # The outcome is stored and shown later to whoever reads it: in English, as the
+        # other failures (and not in whatever language this worker might have active).
+        with translation.override("en"):
+            where = addresses.target(webhook.url)
     except addresses.Refused as exc:
         return Outcome(False, error=f"refused: {exc}", duration_ms=took())
     body = body_of(delivery)

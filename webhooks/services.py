@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from games.events import KINDS
 from games.notifications import dispatch
@@ -33,7 +34,7 @@ def webhook_of(user: User, webhook_id: int) -> Webhook:
     """The player's webhook; 404 for another's, as for none."""
     webhook = Webhook.objects.filter(user=user, pk=webhook_id).first()
     if webhook is None:
-        raise ServiceError(404, "NOT_FOUND", "no such webhook")
+        raise ServiceError(404, "NOT_FOUND", _("no such webhook"))
     return webhook
 
 
@@ -42,11 +43,13 @@ def _url(url: str) -> str:
     try:
         addresses.check_syntax(url)
     except addresses.Refused as exc:
-        raise ServiceError(400, "BAD_REQUEST", f"url: {exc}") from exc
+        # Translators: "url" is the name of the field (of the API and the form).
+        raise ServiceError(400, "BAD_REQUEST", _("url: %(why)s") % {"why": exc}) from exc
     try:
         addresses.check_url(url)
     except addresses.Refused as exc:
-        raise ServiceError(409, "URL_REFUSED", f"url: {exc}") from exc
+        # Translators: "url" is the name of the field (of the API and the form).
+        raise ServiceError(409, "URL_REFUSED", _("url: %(why)s") % {"why": exc}) from exc
     return url
 
 
@@ -54,7 +57,11 @@ def _kinds(kinds: Iterable[str]) -> list[str]:
     chosen = list(dict.fromkeys(kinds))
     unknown = [kind for kind in chosen if kind not in KINDS]
     if unknown or not chosen:
-        raise ServiceError(400, "BAD_REQUEST", f"kinds: choose one or more of {', '.join(KINDS)}")
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("kinds: choose one or more of %(kinds)s") % {"kinds": ", ".join(KINDS)},
+        )
     return chosen
 
 
@@ -65,7 +72,9 @@ def create_webhook(user: User, url: str, kinds: Iterable[str], *, active: bool =
         User.objects.select_for_update().filter(pk=user.pk).first()  # counts under a lock
         if Webhook.objects.filter(user=user).count() >= MAX_WEBHOOKS:
             raise ServiceError(
-                409, "TOO_MANY_WEBHOOKS", f"at most {MAX_WEBHOOKS} webhooks: delete one first"
+                409,
+                "TOO_MANY_WEBHOOKS",
+                _("at most %(count)s webhooks: delete one first") % {"count": MAX_WEBHOOKS},
             )
         return Webhook.objects.create(
             user=user, url=url, kinds=chosen, active=active, secret=new_secret()
@@ -107,9 +116,9 @@ def update_webhook(user: User, webhook_id: int, changes: dict[str, Any]) -> Webh
 
 def delete_webhook(user: User, webhook_id: int) -> None:
     """Delete the webhook and its delivery log; nothing more is sent."""
-    deleted, _ = Webhook.objects.filter(user=user, pk=webhook_id).delete()
+    deleted, _rows = Webhook.objects.filter(user=user, pk=webhook_id).delete()
     if not deleted:
-        raise ServiceError(404, "NOT_FOUND", "no such webhook")
+        raise ServiceError(404, "NOT_FOUND", _("no such webhook"))
 
 
 def rotate_secret(user: User, webhook_id: int) -> Webhook:
@@ -122,7 +131,7 @@ def rotate_secret(user: User, webhook_id: int) -> Webhook:
 
 def _queue_one(webhook: Webhook, row: Delivery) -> Delivery:
     if not webhook.active:
-        raise ServiceError(409, "WEBHOOK_OFF", "the webhook is off: turn it on first")
+        raise ServiceError(409, "WEBHOOK_OFF", _("the webhook is off: turn it on first"))
     with transaction.atomic():
         (row,) = queue([row])
     return row
@@ -134,7 +143,7 @@ def redeliver(user: User, webhook_id: int, delivery_id: int) -> Delivery:
     webhook = webhook_of(user, webhook_id)
     old = Delivery.objects.filter(webhook=webhook, pk=delivery_id).first()
     if old is None:
-        raise ServiceError(404, "NOT_FOUND", "no such delivery")
+        raise ServiceError(404, "NOT_FOUND", _("no such delivery"))
     return _queue_one(
         webhook, Delivery(webhook=webhook, event=old.event, kind=old.kind, game_id=old.game_id)
     )
