@@ -12,12 +12,17 @@ it as lines (``board_text``)::
 
 and the HTML part draws it as cards (``templates/emails/_board.html``): a small
 table, one house a row, whose cards wrap within the row, so it fits a phone.
+
+The words are in the active language (the recipient's, as the e-mail is rendered);
+the pile names of the notation (H1, F1) and the cards are not words.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from django.utils.translation import pgettext
 
 from games.engine import parse_card
 from games.engine.cards import card_label
@@ -78,14 +83,20 @@ def mail_table(seen: dict[str, Any]) -> MailTable:
     at = letters.index(me)
     others = [letters[(at + d) % len(letters)] for d in range(1, len(letters))]
 
-    def name(who: str, letter: str) -> str:
-        return f"{who} ({letter})" if seen["viewer"] else f"Seat {letter}"
+    def name(letter: str) -> str:
+        # The seats' names in the table of an e-mail; %(seat)s is the seat's letter.
+        if not seen["viewer"]:
+            # Translators: a seat's name in an e-mail's table, to a spectator: "Seat A".
+            return pgettext("e-mail table", "Seat %(seat)s") % {"seat": letter}
+        if letter == me:
+            return pgettext("e-mail table", "You (%(seat)s)") % {"seat": letter}
+        return pgettext("e-mail table", "Opponent (%(seat)s)") % {"seat": letter}
 
     return MailTable(
-        others=[_seat(name("Opponent", other), seen[other]) for other in others],
+        others=[_seat(name(other), seen[other]) for other in others],
         houses=[[card_face(c) for c in pile] for pile in seen["houses"]],
         foundations=[_face(pile[-1] if pile else None) for pile in seen["foundations"]],
-        me=_seat(name("You", me), seen[me]),
+        me=_seat(name(me), seen[me]),
     )
 
 
@@ -94,22 +105,36 @@ def _card(face: CardFace | None) -> str:
 
 
 def _pile(cards: list[CardFace]) -> str:
-    return " ".join(_card(c) for c in cards) if cards else "(empty)"
+    return " ".join(_card(c) for c in cards) if cards else pgettext("pile", "(empty)")
 
 
 def _top(face: CardFace | None) -> str:
-    return f", top {_card(face)}" if face else ""
+    if face is None:
+        return ""
+    # Translators: the face-up top card of a pile, after its count: "reserve 13, top K♠".
+    return ", " + pgettext("e-mail table", "top %(card)s") % {"card": _card(face)}
 
 
-def _seat_line(seat: SeatLine) -> str:
+def _count(pile: str, count: int) -> str:
+    """A pile's name and how many cards it holds: "reserve 13"."""
+    # Translators: a pile's name and how many cards it holds, in the table of a
+    # plain-text e-mail: "reserve 13".
+    return pgettext("e-mail table", "%(pile)s %(count)s") % {"pile": pile, "count": count}
+
+
+#: The seats' names take this many columns at least, and the longest name two more.
+LABEL_WIDTH = 16
+
+
+def _seat_line(seat: SeatLine, label_width: int = LABEL_WIDTH) -> str:
     parts = [
-        f"{seat.label:<16}",
-        f"reserve {seat.reserve}{_top(seat.reserve_top)}",
-        f"hand {seat.hand}",
-        f"waste {seat.waste}{_top(seat.waste_top)}",
+        f"{seat.label:<{label_width}}",
+        _count(pgettext("pile", "reserve"), seat.reserve) + _top(seat.reserve_top),
+        _count(pgettext("pile", "hand"), seat.hand),
+        _count(pgettext("pile", "waste"), seat.waste) + _top(seat.waste_top),
     ]
     if seat.turned:
-        parts.append(f"turned {_card(seat.turned)}")
+        parts.append(pgettext("e-mail table", "turned %(card)s") % {"card": _card(seat.turned)})
     return "   ".join(parts)
 
 
@@ -121,7 +146,9 @@ def board_text(seen: dict[str, Any]) -> str:
     half = (len(houses) + 1) // 2
     left, right = houses[:half], houses[half:]
     width = max([len(_pile(h)) for h in left] + [8])
-    lines = [_seat_line(other) for other in table.others]
+    seats = [*table.others, table.me]
+    label_width = max([LABEL_WIDTH] + [len(seat.label) + 2 for seat in seats])
+    lines = [_seat_line(other, label_width) for other in table.others]
     lines.append("-" * 72)
     for row in range(max(half, (len(foundations) + 1) // 2)):
         west = f"H{row + 1} {_pile(left[row])}" if row < len(left) else ""
@@ -133,5 +160,5 @@ def board_text(seen: dict[str, Any]) -> str:
         east = f"H{row + half + 1} {_pile(right[row])}" if row < len(right) else ""
         lines.append(f"{west:<{width + 4}}  {middle:<18}  {east}".rstrip())
     lines.append("-" * 72)
-    lines.append(_seat_line(table.me))
+    lines.append(_seat_line(table.me, label_width))
     return "\n".join(lines)
