@@ -25,6 +25,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from games.engine import Game as EngineGame
@@ -151,7 +152,7 @@ def set_play_by_mail(*, game_id: int, user: User, play_by_mail: bool | None) -> 
         game = Game.objects.prefetch_related(SEATS).filter(pk=game_id).first()
         seat = None if game is None else game.seat_of(user.pk)
         if game is None or seat is None:
-            raise ServiceError(404, "NOT_FOUND", "no such game")
+            raise ServiceError(404, "NOT_FOUND", _("no such game"))
         Seat.objects.filter(pk=game.seat_rows[seat].pk).update(play_by_mail=play_by_mail)
         game.seat_rows[seat].play_by_mail = play_by_mail
         return plays_by_mail(game, seat)

@@ -36,6 +36,8 @@ from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
 
 from accounts.models import NOTIFICATION_EVENTS, Profile
 from accounts.services import bouncing, profile_of, unsubscribe_token, verified_address
@@ -352,6 +354,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         "site_url": settings.SITE_URL,
         **row.context,
     }
+    if context.get("why_message"):
+        # Why a reply could not be read (mailplay.commands.Unreadable): kept in the row
+        # as its message and values, and said in the language the e-mail is written in.
+        context["why"] = _(context["why_message"]) % context.get("why_params", {})
     user = row.user
     profile = profile_of(user) if user is not None else None  # read once for the e-mail
     if user is not None and profile is not None:
@@ -378,7 +384,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["board"] = board_text(seen)
         context["table"] = mail_table(seen)
         context["opponent"] = (
-            " and ".join(name for other, name in enumerate(game.names().values()) if other != seat)
+            _and([name for other, name in enumerate(game.names().values()) if other != seat])
             if seat is not None
             else ""
         )
@@ -387,12 +393,14 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
-            context["others_scores"] = " and ".join(
-                f"{name} scores {points}"
-                for other, (name, points) in enumerate(
-                    zip(game.names().values(), position.score, strict=True)
-                )
-                if other != seat
+            context["others_scores"] = _and(
+                [
+                    _("%(name)s scores %(points)s") % {"name": name, "points": points}
+                    for other, (name, points) in enumerate(
+                        zip(game.names().values(), position.score, strict=True)
+                    )
+                    if other != seat
+                ]
             )
             context.update(_result(game, position, seat))
     if row.challenge is not None:
@@ -420,46 +428,74 @@ def _plays_this_by_mail(row: Notification, game: Game, seat: int, profile: Profi
     return wanted and verified_address(row.user, row.email)
 
 
+def _and(names: list[str]) -> str:
+    """``names`` as a sentence lists them: "bob", "bob and carol"."""
+    words = names[0] if names else ""
+    for name in names[1:]:
+        # Translators: two names, or a list of them and one more: "bob and carol".
+        words = _("%(earlier)s and %(later)s") % {"earlier": words, "later": name}
+    return words
+
+
 def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
     """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
     ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
     the recipient first). The pages word results with games/results.py."""
     names = list(game.names().values())
 
-    def who(other: int) -> str:
-        return "you" if other == seat else names[other]
+    def said(other: int, yours: str, theirs: str) -> str:
+        """``yours`` when ``other`` is the recipient, else ``theirs`` with their name."""
+        return yours if other == seat else theirs % {"name": names[other]}
 
+    # The result's parts follow "Game 12 against bob has ended: ..." in the e-mails.
     words = []
     if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
         # The forfeit is the record's last entry, by the seat that forfeited.
         forfeited = game.letters.index(game.forfeiter)
-        how = "resigned" if position.ending == BY_RESIGNATION else "ran out of time"
-        words.append(f"{who(forfeited)} {how}")
+        if position.ending == BY_RESIGNATION:
+            yours = pgettext("game over e-mail", "you resigned")
+            theirs = pgettext("game over e-mail", "%(name)s resigned")
+        else:
+            yours = pgettext("game over e-mail", "you ran out of time")
+            theirs = pgettext("game over e-mail", "%(name)s ran out of time")
+        words.append(said(forfeited, yours, theirs))
     if position.winner is not None:
-        words.append(f"{who(position.winner)} won")
+        yours = pgettext("game over e-mail", "you won")
+        theirs = pgettext("game over e-mail", "%(name)s won")
+        words.append(said(position.winner, yours, theirs))
     elif not words:
         words.append(
-            "a stalemate by agreement" if position.ending == BY_AGREEMENT else "a stalemate"
+            pgettext("game over e-mail", "a stalemate by agreement")
+            if position.ending == BY_AGREEMENT
+            else pgettext("game over e-mail", "a stalemate")
         )
     assert position.score is not None
+    score = position.score
+
+    def scored(other: int) -> str:
+        if other == seat:
+            return pgettext("score", "you %(points)s") % {"points": score[other]}
+        return pgettext("score", "%(name)s %(points)s") % {
+            "name": names[other],
+            "points": score[other],
+        }
+
     order = [seat, *(other for other in range(len(names)) if other != seat)]
-    return {
-        "outcome": ", ".join(words),
-        "scores": ", ".join(f"{who(other)} {position.score[other]}" for other in order),
-    }
+    return {"outcome": ", ".join(words), "scores": ", ".join(scored(other) for other in order)}
 
 
+#: What a digest's line says happened (translated as the digest is written).
 DIGEST_LABELS = {
-    "invitation": "an invitation",
-    "challenge_declined": "a challenge was declined",
-    "your_turn": "your turn",
-    "reminder": "a deadline is near",
-    "timeout": "a game ended on time",
-    "game_over": "a game is over",
-    "stalemate_offer": "a stalemate offer",
-    "stalemate_declined": "a stalemate offer was declined",
-    "stop_called": "Stop! was called",
-    "vacation": "an opponent went on vacation",
+    "invitation": pgettext_lazy("digest", "an invitation"),
+    "challenge_declined": pgettext_lazy("digest", "a challenge was declined"),
+    "your_turn": pgettext_lazy("digest", "your turn"),
+    "reminder": pgettext_lazy("digest", "a deadline is near"),
+    "timeout": pgettext_lazy("digest", "a game ended on time"),
+    "game_over": pgettext_lazy("digest", "a game is over"),
+    "stalemate_offer": pgettext_lazy("digest", "a stalemate offer"),
+    "stalemate_declined": pgettext_lazy("digest", "a stalemate offer was declined"),
+    "stop_called": pgettext_lazy("digest", "Stop! was called"),
+    "vacation": pgettext_lazy("digest", "an opponent went on vacation"),
 }
 
 

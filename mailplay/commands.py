@@ -11,7 +11,9 @@ naming the compulsory move when several fit), ``help``. Whatever follows the com
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext_noop
 
 from games.engine import BadNotation, parse_move
 
@@ -19,6 +21,8 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 #: Words that act alone on their line: a word carelessly followed by more words (a
 #: "resign? never!") is not an action.
 SINGLE_WORDS = frozenset({"resign", "stalemate", "accept", "decline", "help"})
+# Translators: %(move)s is what the player wrote, quoted: 'H9-F1'.
+NOT_A_MOVE = gettext_noop("%(move)s is not a move in the notation")
 
 
 @dataclass(frozen=True)
@@ -48,13 +52,21 @@ class Stop:
 
 @dataclass(frozen=True)
 class Unreadable:
-    """Nothing we could act on; ``why`` says what, in words for the player."""
+    """Nothing we could act on; ``why`` says what, in words for the player (in English,
+    for the record). The answer e-mail says it in the player's language: it translates
+    ``message`` (marked for translation, not translated) and fills in ``params``."""
 
     why: str
     line: str = ""
+    message: str = field(default="", compare=False)
+    params: dict[str, str] = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return self.line
+
+
+def _unreadable(message: str, line: str = "", **params: str) -> Unreadable:
+    return Unreadable(message % params, line, message, params)
 
 
 Command = Moves | Word | Stop | Unreadable
@@ -77,13 +89,16 @@ def _is_move(token: str) -> bool:
 def read_command(text: str) -> Command:
     lines = [line.strip() for line in text.strip().splitlines()]
     if not lines or not lines[0]:
-        return Unreadable("your reply had no text of its own above the quoted e-mail")
+        return _unreadable(
+            gettext_noop("your reply had no text of its own above the quoted e-mail")
+        )
     first = lines[0][:200]
     tokens = _tokens(first)
     word = tokens[0].lower().rstrip(".!")
     if word in SINGLE_WORDS:
         if len(tokens) > 1:
-            return Unreadable(f"write {word} alone on its line", first)
+            # Translators: %(word)s is the word the player wrote (resign, help...).
+            return _unreadable(gettext_noop("write %(word)s alone on its line"), first, word=word)
         return Word(word)
     if word == "stop":
         return _stop(tokens, first)
@@ -96,7 +111,7 @@ def read_command(text: str) -> Command:
             if moves:
                 break  # the moves are over: what follows is not read
             wrong = next(token for token in tokens if not _is_move(token))
-            return Unreadable(f"{wrong[:20]!r} is not a move in the notation", first)
+            return _unreadable(NOT_A_MOVE, first, move=repr(wrong[:20]))
         moves.extend(token.upper() for token in tokens)
     return Moves(tuple(moves))
 
@@ -104,7 +119,11 @@ def read_command(text: str) -> Command:
 def _stop(tokens: list[str], line: str) -> Command:
     number = tokens[1] if len(tokens) > 1 else ""
     if len(tokens) not in (2, 3) or not (number.isascii() and number.isdigit()) or int(number) < 1:
-        return Unreadable("write stop, then the number of the move (stop 3, or stop 3 H2-F5)", line)
+        return _unreadable(
+            # Translators: "stop" is the word a player replies with: it stays in English.
+            gettext_noop("write stop, then the number of the move (stop 3, or stop 3 H2-F5)"),
+            line,
+        )
     if len(tokens) == 3 and not _is_move(tokens[2]):
-        return Unreadable(f"{tokens[2][:20]!r} is not a move in the notation", line)
+        return _unreadable(NOT_A_MOVE, line, move=repr(tokens[2][:20]))
     return Stop(int(tokens[1]), tokens[2].upper() if len(tokens) == 3 else None)

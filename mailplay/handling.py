@@ -238,7 +238,11 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
                 answer["action"] = word
                 return Result(Outcome.ACTED, word, player, game, answer)
             case Unreadable(why):
+                # In English, and as marked for the answer to say it in the player's
+                # language (games.notifications.email_context translates it).
                 answer["why"] = why
+                answer["why_message"] = command.message
+                answer["why_params"] = command.params
                 return Result(Outcome.HELP, why, player, game, answer)
     except ServiceError as refusal:
         answer["refusal"] = {"code": refusal.code, "message": refusal.message, **refusal.extra}
