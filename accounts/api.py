@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -29,6 +30,7 @@ ME = OpenApiExample(
         "email": "alice@example.com",
         "display_name": "Alice",
         "time_zone": "Europe/Paris",
+        "language": "fr",
         "notifications": {"your_turn": "immediately", "reminder": "daily_digest"},
     },
     response_only=True,
@@ -64,6 +66,12 @@ class MeSerializer(RequestBody):
     time_zone = serializers.ChoiceField(
         choices=TIME_ZONES, required=False, help_text="An IANA time zone, e.g. Europe/Paris"
     )
+    language = serializers.ChoiceField(
+        choices=["", *(code for code, _name in settings.LANGUAGES)],
+        required=False,
+        allow_blank=True,
+        help_text="Pages and e-mails in en, fr or de; empty: the browser's (Accept-Language)",
+    )
     vacation_until = serializers.DateTimeField(read_only=True, allow_null=True)
     vacation_days_left = fields.IntegerField(read_only=True)
     reminder_hours = serializers.ListField(
@@ -92,6 +100,7 @@ def _me(user: User) -> dict[str, Any]:
             "email": user.email,
             "display_name": profile.display_name,
             "time_zone": profile.time_zone,
+            "language": profile.language,
             "notifications": profile.notifications,
             "reminder_hours": profile.reminder_hours,
             "play_by_mail": profile.play_by_mail,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -42,6 +43,12 @@ class ProfileForm(forms.Form):
         choices=[(zone, zone) for zone in TIME_ZONES],
         label=gettext_lazy("Time zone"),
         help_text=gettext_lazy("Deadlines, reminders and weekend pauses follow it."),
+    )
+    language = forms.ChoiceField(
+        choices=[("", gettext_lazy("My browser's")), *settings.LANGUAGES],
+        required=False,
+        label=gettext_lazy("Language"),
+        help_text=gettext_lazy("Of these pages and of your e-mails."),
     )
     reminder_hours = forms.CharField(
         required=False,
@@ -90,6 +97,7 @@ class ProfileForm(forms.Form):
         return {
             "display_name": data["display_name"],
             "time_zone": data["time_zone"],
+            "language": data["language"],
             "reminder_hours": data["reminder_hours"],
             "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
             "play_by_mail": data["play_by_mail"],

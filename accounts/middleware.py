@@ -1,4 +1,11 @@
-"""Pages show times in the signed-in player's own time zone (their profile's)."""
+"""Pages speak the signed-in player's language and show times in their time zone (their
+profile's).
+
+The language: the one the player chose on the account page, else the browser's
+(``Accept-Language``, which Django's ``LocaleMiddleware`` has already read), else
+English. The browser's is remembered on the profile when it changes, so that the
+e-mails of a player who never chose are written in the language their pages are.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +13,7 @@ from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from .models import Profile
 
@@ -16,16 +23,23 @@ class PlayerTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        # The API speaks ISO 8601 with offsets, the calendar feed UTC: no lookup there.
-        # The feed is read by calendar programs, so not even the session is read (no
-        # "Vary: Cookie" on its answers).
+        # The API speaks ISO 8601 with offsets and the language of Accept-Language; the
+        # calendar feed UTC. The feed is read by calendar programs, so not even the
+        # session is read (no "Vary: Cookie" on its answers).
         if not request.path.startswith(("/api/", "/calendar/")) and request.user.is_authenticated:
-            zone = (
+            found = (
                 Profile.objects.filter(user_id=request.user.pk)
-                .values_list("time_zone", flat=True)
+                .values_list("time_zone", "language", "browser_language")
                 .first()
             )
+            zone, chosen, seen = found or ("UTC", "", "")
             timezone.activate(ZoneInfo(zone or "UTC"))
+            browser = translation.get_language()
+            if chosen:
+                translation.activate(chosen)
+                request.LANGUAGE_CODE = chosen
+            elif found is not None and browser != seen:
+                Profile.objects.filter(user_id=request.user.pk).update(browser_language=browser)
         else:
             timezone.deactivate()
         return self.get_response(request)

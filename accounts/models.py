@@ -94,6 +94,11 @@ class Profile(models.Model):
     calendar_token = models.CharField(
         _("calendar token"), max_length=64, null=True, blank=True, unique=True
     )
+    #: The language the player chose ("" for none: their browser's), and the one their
+    #: browser last asked for: pages and e-mails speak the first, else the second
+    #: (``accounts.services.language_of``).
+    language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
+    browser_language = models.CharField(_("browser's language"), max_length=8, blank=True)
 
     class Meta:
         verbose_name = _("profile")

@@ -34,6 +34,18 @@ def profile_of(user: User) -> Profile:
     return profile
 
 
+LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
+def language_of(user: User | None) -> str:
+    """The language to write to ``user`` in when no browser asks (e-mails): the one they
+    chose, else their browser's as last seen, else the site's (English)."""
+    if user is None:
+        return str(settings.LANGUAGE_CODE)
+    profile = profile_of(user)
+    return profile.language or profile.browser_language or str(settings.LANGUAGE_CODE)
+
+
 def update_profile(user: User, changes: dict[str, Any]) -> Profile:
     """Change display name, time zone or notification preferences; refuses unknown values."""
     with transaction.atomic():
@@ -66,6 +78,15 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
             profile.notifications = {**profile.notifications, **wanted}
         if "play_by_mail" in changes:
             profile.play_by_mail = bool(changes["play_by_mail"])
+        if "language" in changes:
+            if changes["language"] not in {"", *LANGUAGE_CODES}:
+                raise ServiceError(
+                    400,
+                    "BAD_REQUEST",
+                    _("language must be one of %(codes)s, or empty for your browser's")
+                    % {"codes": ", ".join(sorted(LANGUAGE_CODES))},
+                )
+            profile.language = changes["language"]
         profile.save()
         return profile
 

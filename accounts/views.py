@@ -90,6 +90,7 @@ def profile(request: HttpRequest) -> HttpResponse:
             initial={
                 "display_name": current.display_name,
                 "time_zone": current.time_zone,
+                "language": current.language,
                 "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
                 "play_by_mail": current.play_by_mail,
                 **{f"notify_{e}": mode for e, mode in current.notifications.items()},
