@@ -16,10 +16,50 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
+
 from games.engine import Position, card_name, parse_card, view
-from games.engine.cards import SUIT_SYMBOLS, card_words, is_red, rank_of, suit_of
+from games.engine.cards import SUIT_SYMBOLS, is_red, rank_of, suit_of
 
 RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+#: The ranks in words, by rank (1 the ace), for screen readers: "seven" in "seven of hearts".
+RANK_WORDS: dict[int, Promise] = {
+    1: pgettext_lazy("card rank", "ace"),
+    2: pgettext_lazy("card rank", "two"),
+    3: pgettext_lazy("card rank", "three"),
+    4: pgettext_lazy("card rank", "four"),
+    5: pgettext_lazy("card rank", "five"),
+    6: pgettext_lazy("card rank", "six"),
+    7: pgettext_lazy("card rank", "seven"),
+    8: pgettext_lazy("card rank", "eight"),
+    9: pgettext_lazy("card rank", "nine"),
+    10: pgettext_lazy("card rank", "ten"),
+    11: pgettext_lazy("card rank", "jack"),
+    12: pgettext_lazy("card rank", "queen"),
+    13: pgettext_lazy("card rank", "king"),
+}
+
+#: The suits in words, in the engine's order (``SUIT_SYMBOLS``): "hearts" in "seven of hearts".
+SUIT_WORDS: tuple[Promise, ...] = (
+    pgettext_lazy("card suit", "spades"),
+    pgettext_lazy("card suit", "hearts"),
+    pgettext_lazy("card suit", "diamonds"),
+    pgettext_lazy("card suit", "clubs"),
+)
+
+
+def card_words(rank: int, suit: int) -> str:
+    """A card in words, for screen readers: ``seven of hearts``."""
+    # Translators: a card for screen readers, e.g. "seven of hearts": the rank and the
+    # suit are the words of contexts "card rank" and "card suit". Reorder at will
+    # ("%(suit)s-%(rank)s").
+    return pgettext("card", "%(rank)s of %(suit)s") % {
+        "rank": RANK_WORDS[rank],
+        "suit": SUIT_WORDS[suit],
+    }
 
 
 @dataclass(frozen=True)
@@ -34,12 +74,12 @@ class CardFace:
 def card_face(code: str) -> CardFace:
     card = parse_card(code)
     if code == "JK":
-        return CardFace(code, "★", "", "joker", False)
+        return CardFace(code, "★", "", pgettext("card", "joker"), False)
     return CardFace(
         code,
         RANK_LABELS[rank_of(card)],
         SUIT_SYMBOLS[suit_of(card)],
-        card_words(card),
+        card_words(rank_of(card), suit_of(card)),
         is_red(card),
     )
 
@@ -64,20 +104,44 @@ class Pile:
     def spoken(self) -> str:
         """The pile in words for the button's accessible name."""
         if self.back and not self.cards:
-            what = f"{self.count} face-down cards" if self.count else "empty"
+            what = (
+                ngettext("%(count)s face-down card", "%(count)s face-down cards", self.count)
+                % {"count": self.count}
+                if self.count
+                else pgettext("pile", "empty")
+            )
         elif self.top is None:
-            what = "empty"
+            what = pgettext("pile", "empty")
         elif self.fanned and len(self.cards) > 1:
-            what = ", ".join(c.words for c in reversed(self.cards))
-            what = f"{what} (the first is the outermost)"
+            what = _("%(cards)s (the first is the outermost)") % {
+                "cards": ", ".join(c.words for c in reversed(self.cards))
+            }
         else:
             what = self.top.words
             if self.count > 1:
-                what += f", {self.count} cards"
+                # Translators: a pile's top card and how many cards it holds.
+                what = ngettext(
+                    "%(card)s, %(count)s card", "%(card)s, %(count)s cards", self.count
+                ) % {
+                    "card": what,
+                    "count": self.count,
+                }
         if self.down:
-            what += f", over {self.down} face-down card{'s' if self.down > 1 else ''}"
-        marker = "; moved in the last turn" if self.moved else ""
-        return f"{self.label}: {what}{marker}"
+            # Translators: a house's cards and the face-down cards under them (variant V7).
+            what = ngettext(
+                "%(cards)s, over %(count)s face-down card",
+                "%(cards)s, over %(count)s face-down cards",
+                self.down,
+            ) % {"cards": what, "count": self.down}
+        if self.moved:
+            # Translators: a pile for screen readers, touched by the last turn:
+            # "House 3: seven of hearts; moved in the last turn".
+            return pgettext("pile", "%(pile)s: %(cards)s; moved in the last turn") % {
+                "pile": self.label,
+                "cards": what,
+            }
+        # Translators: a pile for screen readers: "House 3: seven of hearts, 2 cards".
+        return pgettext("pile", "%(pile)s: %(cards)s") % {"pile": self.label, "cards": what}
 
 
 @dataclass
@@ -186,7 +250,7 @@ def build_board(
         reserve = seat["reserve"]
         reserve_pile = Pile(
             "R" + letter,
-            f"{who}'s reserve",
+            pgettext("pile", "%(player)s's reserve") % {"player": who},
             [card_face(reserve["top"])] if reserve["top"] else [],
             reserve["count"],
             relative(letter, "R"),
@@ -195,7 +259,7 @@ def build_board(
         )
         hand = Pile(
             "HAND" + letter,
-            f"{who}'s hand",
+            pgettext("pile", "%(player)s's hand") % {"player": who},
             count=seat["hand"]["count"],
             back=letter.lower(),
             move_name="T" if letter == viewer else "",
@@ -203,14 +267,14 @@ def build_board(
         waste = seat["waste"]
         waste_pile = Pile(
             "W" + letter,
-            f"{who}'s waste",
+            pgettext("pile", "%(player)s's waste") % {"player": who},
             [card_face(waste["top"])] if waste["top"] else [],
             waste["count"],
             relative(letter, "W"),
         )
         turned = Pile(
             "C" + letter,
-            f"{who}'s turned card",
+            pgettext("pile", "%(player)s's turned card") % {"player": who},
             [card_face(seat["turned"])] if seat["turned"] else [],
             1 if seat["turned"] else 0,
             "C" if letter == viewer else "",
@@ -239,9 +303,15 @@ def build_board(
 
     def pile(kind: str, index: int, cards: list[str], down: int = 0) -> Pile:
         pid = f"{kind}{index + 1}"
-        label = ("Foundation " if kind == "F" else "House ") + str(index + 1)
-        if kind == "H" and index == retired:
-            label += " (out of play: the first house emptied)"
+        number = {"number": index + 1}
+        if kind == "F":
+            label = pgettext("pile", "Foundation %(number)s") % number
+        elif index == retired:
+            label = (
+                pgettext("pile", "House %(number)s (out of play: the first house emptied)") % number
+            )
+        else:
+            label = pgettext("pile", "House %(number)s") % number
         shown = cards if kind == "H" else cards[-1:]
         return Pile(
             pid,
@@ -271,16 +341,25 @@ def build_board(
     ]
     revealed = None
     if "cards" in seen[bottom_letter]["reserve"]:
+        # Keyed by the words the replay shows: each seat's piles, then the houses'.
+        parts = {
+            "reserve": pgettext("pile", "reserve"),
+            "hand": pgettext("pile", "hand"),
+            "waste": pgettext("pile", "waste"),
+        }
         revealed = {
             letter: {
-                part: [card_face(c) for c in seen[letter][part]["cards"]]
-                for part in ("reserve", "hand", "waste")
+                words: [card_face(c) for c in seen[letter][part]["cards"]]
+                for part, words in parts.items()
             }
             for letter in (bottom_letter, *top_letters)
         }
         for i, cards in enumerate(seen.get("houses_down_cards", [])):
             if cards:
-                revealed.setdefault("houses", {})[f"under H{i + 1}"] = [card_face(c) for c in cards]
+                under = pgettext("pile", "under %(house)s") % {"house": f"H{i + 1}"}
+                revealed.setdefault(pgettext("pile", "houses"), {})[under] = [
+                    card_face(c) for c in cards
+                ]
     return Board(
         rows=rows,
         tops=[panel(letter) for letter in top_letters],

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import rules_catalog
 from .clocks import BANK, PER_TURN, TimeControl
@@ -26,69 +28,83 @@ class NewGameForm(forms.Form):
     opponent = forms.CharField(
         required=False,
         max_length=254,
-        label="Opponent",
-        help_text="A username, or an e-mail address to invite someone new. "
-        "Leave empty for an open challenge anyone may accept.",
+        label=gettext_lazy("Opponent"),
+        help_text=gettext_lazy(
+            "A username, or an e-mail address to invite someone new. "
+            "Leave empty for an open challenge anyone may accept."
+        ),
     )
     second_opponent = forms.CharField(
         required=False,
         max_length=150,
-        label="Second opponent (three-player rules only)",
-        help_text="With the three-player rules: the other username. Leave both opponents "
-        "empty for an open challenge that the first two takers join.",
+        label=gettext_lazy("Second opponent (three-player rules only)"),
+        help_text=gettext_lazy(
+            "With the three-player rules: the other username. Leave both opponents "
+            "empty for an open challenge that the first two takers join."
+        ),
     )
     rules = forms.ChoiceField(
         # Names only: a description in a <select> is cut off on a phone. The form
         # lists what each one is beside it (``presets``).
         choices=[(preset["name"], preset["name"]) for preset in rules_catalog.presets()],
         initial="pagat",
-        label="Rules",
-        help_text="Options below change the chosen rules further.",
+        label=gettext_lazy("Rules"),
+        help_text=gettext_lazy("Options below change the chosen rules further."),
     )
     stop_mode = forms.ChoiceField(
         choices=[
-            (StopMode.REFEREE, "Referee: the server refuses every illegal move"),
-            (StopMode.CLASSIC, "Classic: slips stand unless the opponent calls Stop!"),
+            (StopMode.REFEREE, gettext_lazy("Referee: the server refuses every illegal move")),
+            (
+                StopMode.CLASSIC,
+                gettext_lazy("Classic: slips stand unless the opponent calls Stop!"),
+            ),
         ],
         initial=StopMode.REFEREE,
         required=False,  # a form without it (an older page) makes a refereed game
         widget=forms.RadioSelect,
-        label="Mistakes",
+        label=gettext_lazy("Mistakes"),
     )
     control = forms.ChoiceField(
-        choices=[(PER_TURN, "Days per turn"), (BANK, "A time bank")],
+        choices=[(PER_TURN, gettext_lazy("Days per turn")), (BANK, gettext_lazy("A time bank"))],
         initial=PER_TURN,
-        label="Time control",
+        label=gettext_lazy("Time control"),
     )
-    days_per_turn = forms.IntegerField(min_value=1, max_value=14, initial=3, label="Days per turn")
+    days_per_turn = forms.IntegerField(
+        min_value=1, max_value=14, initial=3, label=gettext_lazy("Days per turn")
+    )
     bank_initial_days = forms.IntegerField(
-        min_value=1, max_value=60, initial=7, label="Bank: days at the start"
+        min_value=1, max_value=60, initial=7, label=gettext_lazy("Bank: days at the start")
     )
     bank_increment_days = forms.IntegerField(
-        min_value=0, max_value=14, initial=1, label="Bank: days added after each turn"
+        min_value=0, max_value=14, initial=1, label=gettext_lazy("Bank: days added after each turn")
     )
     weekend_pause = forms.BooleanField(
-        required=False, label="Stop the clock on Saturdays and Sundays"
+        required=False, label=gettext_lazy("Stop the clock on Saturdays and Sundays")
     )
     match_target = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=10_000,
-        label="Match to (points)",
-        help_text="Leave empty for a single game.",
+        label=gettext_lazy("Match to (points)"),
+        help_text=gettext_lazy("Leave empty for a single game."),
     )
     rated = forms.BooleanField(
-        required=False, initial=True, label="Rated: the result changes both players' ratings"
+        required=False,
+        initial=True,
+        label=gettext_lazy("Rated: the result changes both players' ratings"),
     )
     min_rating = forms.IntegerField(
         required=False,
         min_value=0,
         max_value=4000,
-        label="Open challenge: lowest rating",
-        help_text="Only players rated within the range see an open challenge.",
+        label=gettext_lazy("Open challenge: lowest rating"),
+        help_text=gettext_lazy("Only players rated within the range see an open challenge."),
     )
     max_rating = forms.IntegerField(
-        required=False, min_value=0, max_value=4000, label="Open challenge: highest rating"
+        required=False,
+        min_value=0,
+        max_value=4000,
+        label=gettext_lazy("Open challenge: highest rating"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -103,7 +119,7 @@ class NewGameForm(forms.Form):
                 )
             else:
                 field = forms.TypedChoiceField(
-                    choices=[("", "as the rules say"), *((v, str(v)) for v in option.values)],
+                    choices=[("", _("as the rules say")), *((v, str(v)) for v in option.values)],
                     coerce=_coerce_like(option.default),
                     empty_value=None,
                     required=False,

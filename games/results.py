@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+
 from games.engine import (
     BY_AGREEMENT,
     BY_CARDS,
+    BY_RESIGNATION,
     BY_STALEMATE,
     BY_TIMEOUT,
     BY_TURN_LIMIT,
@@ -24,10 +29,20 @@ from games.engine import (
 from .models import Game
 
 #: How a stalemate came about, by the game's ending.
-STALEMATES = {
-    BY_AGREEMENT: "Stalemate agreed",
-    BY_STALEMATE: "Stalemate: nobody could get rid of a card any more",
-    BY_TURN_LIMIT: "Stalemate: the turn limit was reached",
+STALEMATES: dict[str, Promise] = {
+    BY_AGREEMENT: gettext_lazy("Stalemate agreed"),
+    BY_STALEMATE: gettext_lazy("Stalemate: nobody could get rid of a card any more"),
+    BY_TURN_LIMIT: gettext_lazy("Stalemate: the turn limit was reached"),
+}
+
+#: Any other ending in words, as the record names it ("turn_limit": "turn limit").
+ENDINGS: dict[str, Promise] = {
+    BY_CARDS: pgettext_lazy("game ending", "cards"),
+    BY_STALEMATE: pgettext_lazy("game ending", "stalemate"),
+    BY_TURN_LIMIT: pgettext_lazy("game ending", "turn limit"),
+    BY_AGREEMENT: pgettext_lazy("game ending", "agreed"),
+    BY_RESIGNATION: pgettext_lazy("game ending", "resigned"),
+    BY_TIMEOUT: pgettext_lazy("game ending", "timeout"),
 }
 
 
@@ -39,8 +54,15 @@ class Result:
     won: bool | None  # for the viewer: True, False, or None (a stalemate, a spectator)
 
     def __str__(self) -> str:
-        head = f"{self.outcome}: {self.how}" if self.how else self.outcome
-        return f"{head} · {self.score}"
+        head = self.outcome
+        if self.how:
+            # Translators: a game's result, e.g. "You won: bob resigned".
+            head = pgettext("result", "%(outcome)s: %(how)s") % {
+                "outcome": self.outcome,
+                "how": self.how,
+            }
+        # Translators: a game's result and then its score, e.g. "You won: bob resigned · 111-0".
+        return pgettext("result", "%(result)s · %(score)s") % {"result": head, "score": self.score}
 
 
 def result_of(game: Game, seat: int | None) -> Result | None:
@@ -54,30 +76,38 @@ def result_of(game: Game, seat: int | None) -> Result | None:
     me = None if seat is None else letters[seat]
     score = _score(names, points, me)
     if game.status == Game.Status.STALEMATE:
-        outcome = STALEMATES.get(game.ending, "Stalemate")
+        outcome = str(STALEMATES.get(game.ending, _("Stalemate")))
         return Result(outcome, "", score, None)
-
-    def who(letter: str) -> str:
-        return "you" if letter == me else names[letter]
 
     winner: str | None = game.winner or None
     loser = game.forfeiter or None
     if loser is not None and game.ending == BY_TIMEOUT:
-        how = "your time ran out" if loser == me else f"{names[loser]} ran out of time"
+        if loser == me:
+            how = _("your time ran out")
+        else:
+            how = _("%(name)s ran out of time") % {"name": names[loser]}
     elif loser is not None:
-        how = f"{who(loser)} resigned"
+        how = _("you resigned") if loser == me else _("%(name)s resigned") % {"name": names[loser]}
     elif winner is not None and game.ending == BY_CARDS:
-        how = f"{who(winner)} played every card" if me else "every card played"
+        if not me:
+            how = _("every card played")
+        elif winner == me:
+            how = _("you played every card")
+        else:
+            how = _("%(name)s played every card") % {"name": names[winner]}
     else:
-        how = game.ending.replace("_", " ")
+        how = str(ENDINGS.get(game.ending, game.ending.replace("_", " ")))
     if winner is not None:
         won = None if me is None else winner == me
-        outcome = {True: "You won", False: "You lost", None: f"{names[winner]} won"}[won]
+        if won is None:
+            outcome = pgettext("result", "%(name)s won") % {"name": names[winner]}
+        else:
+            outcome = pgettext("result", "You won") if won else pgettext("result", "You lost")
         return Result(outcome, how, score, won)
     # G3: a forfeit with three seats names no winner; the others score alike.
     if loser is not None and loser == me:
-        return Result("You lost", how, score, False)
-    return Result("Game over", how, score, None)
+        return Result(pgettext("result", "You lost"), how, score, False)
+    return Result(pgettext("result", "Game over"), how, score, None)
 
 
 def result_line(game: Game, seat: int | None) -> str:
@@ -95,5 +125,10 @@ def _score(names: dict[str, str], points: dict[str, int], me: str | None) -> str
     if me is not None and len(letters) == 2:
         return "-".join(str(points[letter]) for letter in order)
     return ", ".join(
-        f"{'you' if letter == me else names[letter]} {points[letter]}" for letter in order
+        # Translators: one seat's points in a score, e.g. "you 80, bob 80, carol 0".
+        pgettext("score", "you %(points)s") % {"points": points[letter]}
+        if letter == me
+        else pgettext("score", "%(name)s %(points)s")
+        % {"name": names[letter], "points": points[letter]}
+        for letter in order
     )

@@ -19,6 +19,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
 from accounts import invitations
@@ -46,6 +49,14 @@ from .results import result_line
 from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
 from .stream_views import holds_streams
+from .templatetags.seats import and_list
+
+#: The computer's strengths as the lobby names them (the values posted stay these keys).
+COMPUTER_LEVELS = {
+    "easy": pgettext_lazy("computer strength", "easy"),
+    "medium": pgettext_lazy("computer strength", "medium"),
+    "strong": pgettext_lazy("computer strength", "strong"),
+}
 
 
 def _user(request: HttpRequest) -> User:
@@ -102,7 +113,8 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
         "joined": [c for c in pending if user in c.accepted],
         "form": form,
         "computers": [
-            (level, name, ratings.BOT_RATINGS[level]) for level, (name, _) in BOT_PLAYERS.items()
+            (level, name, ratings.BOT_RATINGS[level], COMPUTER_LEVELS.get(level, level))
+            for level, (name, _bot) in BOT_PLAYERS.items()
         ],
         "presets": [preset["name"] for preset in rules_catalog.presets()],
         "near": ratings.near(user, "standard") if not games else [],
@@ -154,12 +166,14 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
     if challenge.game_id is not None:  # a computer took it up at once
         return redirect("game", game_id=challenge.game_id)
     if challenge.email:
-        messages.success(request, f"Invitation sent to {challenge.email}.")
+        messages.success(request, _("Invitation sent to %(email)s.") % {"email": challenge.email})
     elif challenge.is_open:
-        messages.success(request, "Your open challenge is waiting for a taker.")
+        messages.success(request, _("Your open challenge is waiting for a taker."))
+    elif second_opponent:
+        sent = _("Challenge sent to %(opponent)s and %(second)s.")
+        messages.success(request, sent % {"opponent": opponent, "second": second_opponent})
     else:
-        to = f"{opponent} and {second_opponent}" if second_opponent else opponent
-        messages.success(request, f"Challenge sent to {to}.")
+        messages.success(request, _("Challenge sent to %(opponent)s.") % {"opponent": opponent})
     return redirect("lobby")
 
 
@@ -192,12 +206,17 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
     if action == "accept" and challenge.game_id is not None:
         return redirect("game", game_id=challenge.game_id)
     if action == "accept":  # G3: a seat taken, the game waits for a third player
-        messages.success(request, "You are in: the game starts when a third player accepts.")
+        messages.success(request, _("You are in: the game starts when a third player accepts."))
         return redirect("lobby")
     if challenge.status == Challenge.Status.PENDING:  # G3: left an open challenge
-        messages.success(request, "You have left the challenge.")
+        messages.success(request, _("You have left the challenge."))
         return redirect("lobby")
-    messages.success(request, f"Challenge {challenge.status}.")
+    answered: dict[str, str] = {
+        Challenge.Status.ACCEPTED: _("Challenge accepted."),
+        Challenge.Status.DECLINED: _("Challenge declined."),
+        Challenge.Status.CANCELLED: _("Challenge cancelled."),
+    }
+    messages.success(request, answered.get(challenge.status, f"Challenge {challenge.status}."))
     return redirect("lobby")
 
 
@@ -231,8 +250,8 @@ def _game_context(
         "state": state,
         "board": board,
         "seat": game.letters[seat],
-        "opponent": " and ".join(
-            name for letter, name in names.items() if letter != game.letters[seat]
+        "opponent": and_list(
+            [name for letter, name in names.items() if letter != game.letters[seat]]
         ),
         "refusal": refusal,
         "typed": typed,  # a refused line, back in the box to be corrected
@@ -254,13 +273,48 @@ def _game_context(
         "offer_from_me": offer[:1] == game.letters[seat],
         "offered_by": names.get(offer[:1], ""),
         "offer_sentence": (
-            f"{names[offer]} offers"
+            _("%(player)s offers to end the game as a stalemate") % {"player": names[offer]}
             if len(offer) == 1
-            else " and ".join(names[letter] for letter in offer) + " agree"
+            else _("%(players)s agree to end the game as a stalemate")
+            % {"players": and_list([names[letter] for letter in offer])}
         ),
         "result": result_line(game, seat),
         "plays_by_mail": mail_play.plays_by_mail(game, seat),
         "to_move_name": names[game.to_move],
+        "table_words": _table_words(),
+    }
+
+
+def _table_words() -> dict[str, str]:
+    """What the table's script says (games/static/games/table.js), in the page's language:
+    ``%(name)s`` placeholders, filled in by the script."""
+
+    def picked(places: int) -> str:
+        return ngettext(
+            "%(pile)s picked up: choose where it goes (%(count)s legal place, marked ▼). "
+            "Escape cancels.",
+            "%(pile)s picked up: choose where it goes (%(count)s legal places, marked ▼). "
+            "Escape cancels.",
+            places,
+        )
+
+    return {
+        "target": _("a legal destination"),
+        # The script chooses between the two by the number of places (one, or more).
+        "picked_one": picked(1),
+        "picked_other": picked(2),
+        "picked_nowhere": _("%(pile)s picked up, but it has no legal move now. Escape cancels."),
+        "cancelled": _("Cancelled."),
+        "unreachable": _(
+            "The server could not be reached: nothing was played. "
+            "Check your connection and try again."
+        ),
+        "answered": _("The server answered %(status)s: nothing was played. Reload the page."),
+        # Translators: the time left to play, counted down on the game page: "2 d 03:04:05 left".
+        "left_days": _("%(days)s d %(time)s left"),
+        # Translators: the time left to play, counted down on the game page: "03:04:05 left".
+        "left": _("%(time)s left"),
+        "time_up": _("time is up"),
     }
 
 
@@ -316,12 +370,15 @@ def _after_action(
 
 def _refusal_text(error: ServiceError) -> str:
     if error.code == "STALE_VERSION":
-        return (
+        return _(
             "The game has moved on since this page was loaded, so nothing was played. "
             "Here is the table as it is now."
         )
     move = error.extra.get("move")
-    return f"{move}: {error.message}" if move else error.message
+    if not move:
+        return error.message
+    # Translators: a refused move and why, e.g. "H3-F1: that card does not fit there".
+    return pgettext("refusal", "%(move)s: %(message)s") % {"move": move, "message": error.message}
 
 
 def _version(request: HttpRequest) -> int | None:
@@ -332,7 +389,7 @@ def _version(request: HttpRequest) -> int | None:
         return None
     if raw.isascii() and raw.isdigit() and len(raw) < 12:
         return int(raw)
-    raise ServiceError(400, "BAD_REQUEST", "the form's version is not a number: reload the page")
+    raise ServiceError(400, "BAD_REQUEST", _("the form's version is not a number: reload the page"))
 
 
 @login_required
@@ -361,7 +418,7 @@ def play_by_mail(request: HttpRequest, game_id: int) -> HttpResponse:
     choices = {"on": True, "off": False, "default": None}
     wanted = request.POST.get("play_by_mail", "")
     if wanted not in choices:
-        error = ServiceError(400, "BAD_REQUEST", "choose to play this game by mail or not")
+        error = ServiceError(400, "BAD_REQUEST", _("choose to play this game by mail or not"))
         return _after_action(request, game_id, error)
     try:
         by_mail = mail_play.set_play_by_mail(
@@ -370,9 +427,9 @@ def play_by_mail(request: HttpRequest, game_id: int) -> HttpResponse:
     except ServiceError as exc:
         return _after_action(request, game_id, exc)
     done = (
-        "You play this game by mail: every turn's e-mail has your moves, and a reply plays."
+        _("You play this game by mail: every turn's e-mail has your moves, and a reply plays.")
         if by_mail
-        else "This game's e-mails are notices only."
+        else _("This game's e-mails are notices only.")
     )
     return _after_action(request, game_id, None, done)
 
@@ -382,7 +439,7 @@ def play_by_mail(request: HttpRequest, game_id: int) -> HttpResponse:
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     error = None
     if request.POST.get("confirm") != "yes":
-        error = ServiceError(400, "BAD_REQUEST", "tick the box to confirm that you resign")
+        error = ServiceError(400, "BAD_REQUEST", _("tick the box to confirm that you resign"))
     else:
         try:
             services.resign(
@@ -390,7 +447,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
             )
         except ServiceError as exc:
             error = exc
-    return _after_action(request, game_id, error, "You resigned the game.")
+    return _after_action(request, game_id, error, _("You resigned the game."))
 
 
 @login_required
@@ -400,9 +457,9 @@ def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
     user = _user(request)
     error = None
     done = {
-        "offer": "Stalemate offered.",
-        "accept": "Stalemate agreed.",
-        "decline": "Offer declined.",
+        "offer": _("Stalemate offered."),
+        "accept": _("Stalemate agreed."),
+        "decline": _("Offer declined."),
     }.get(action or "", "")
     try:
         if action == "offer":
@@ -410,7 +467,7 @@ def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
         elif action in ("accept", "decline"):
             answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
         else:
-            error = ServiceError(400, "BAD_REQUEST", "offer, accept or decline a stalemate")
+            error = ServiceError(400, "BAD_REQUEST", _("offer, accept or decline a stalemate"))
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, done)
@@ -426,7 +483,7 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
     done = ""
     try:
         if not (raw.isascii() and raw.isdigit() and len(raw) < 4):
-            raise ServiceError(400, "BAD_REQUEST", "name the move to stop by its number")
+            raise ServiceError(400, "BAD_REQUEST", _("name the move to stop by its number"))
         outcome = stops.call_stop_on(
             game_id=game_id,
             user=_user(request),
@@ -434,10 +491,10 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
             choice=choice,
             expected_version=_version(request),
         )
-        done = (
-            f"Stop! Move {raw} broke a rule ({outcome.violation}): it is undone, your "
-            f"opponent's {outcome.correction} was played instead, and it is your turn."
-        )
+        done = _(
+            "Stop! Move %(number)s broke a rule (%(code)s): it is undone, your "
+            "opponent's %(move)s was played instead, and it is your turn."
+        ) % {"number": raw, "code": outcome.violation, "move": outcome.correction}
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, done)
@@ -471,6 +528,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     else:  # events between moves change no card: the table after the move before
         seen = view(recent[max(s for s in recent if s <= step)], seat) if recent else {}
     names = game.names()
+    starter = None if game.starter is None else game.letters[game.starter]
     previous = next((entry for entry in log if entry["index"] == step - 1), None)
     board = build_board(
         seen or engine.view(seat),
@@ -489,7 +547,15 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "finished": finished,
         "names": names,
         "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
-        "starter": None if game.starter is None else game.letters[game.starter],
+        "starter": starter,
+        # Commands, not words: outside the sentences that name them, never translated.
+        "check_command": format_html("printf 'rbank-deal/1:%s' {} | sha256sum", game.seed),
+        "deal_command": format_html(
+            "python -m games.engine deal --seed {} --rules {}{}",
+            game.seed,
+            game.rules,
+            f" --starter {starter}" if starter else "",
+        ),
         "result": result_line(game, seat),
         "plays_by_mail": mail_play.plays_by_mail(game, seat),
     }
@@ -518,7 +584,7 @@ def _recent_log(engine: EngineGame) -> list[dict[str, Any]]:
 @login_required
 @require_GET
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, _ = _player_game(request, game_id)
+    game, _seat = _player_game(request, game_id)
     response = HttpResponse(selectors.export_game(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
     return response
@@ -533,7 +599,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
     """The lobby's "Play the computer": a challenge the computer takes up at once."""
     level, preset = request.POST.get("level", ""), request.POST.get("rules", "pagat")
     if level not in BOT_PLAYERS:
-        messages.error(request, "Choose the computer's strength: easy, medium or strong.")
+        messages.error(request, _("Choose the computer's strength: easy, medium or strong."))
         return redirect("lobby")
     # Three seats: the level chosen, and a second computer of another level.
     other = "medium" if level != "medium" else "easy"
@@ -578,7 +644,13 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     profile = ratings.player_profile(user)
     for record in profile["records"]:
         record["name"] = ratings.FAMILY_NAMES[record["family"]]
-    return render(request, "games/player.html", {"player": profile, "the_user": user})
+    level = profile["computer"]
+    context = {
+        "player": profile,
+        "the_user": user,
+        "computer_level": COMPUTER_LEVELS.get(level, level) if level else "",
+    }
+    return render(request, "games/player.html", context)
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -2,11 +2,15 @@
 // move, swap in the table the server sends back; follow the player's event stream
 // (or poll, when there is none) while the opponent plays;
 // count the deadline down. Every action is a plain form underneath, so the page
-// also works without this script.
+// also works without this script. What it says comes from the page, in the page's
+// language (the "table-words" JSON, games/views.py), its %(name)s placeholders filled in.
 (() => {
   "use strict";
   const game = document.getElementById("game");
-  if (!game) return;
+  const wordsData = document.getElementById("table-words");
+  if (!game || !wordsData) return;
+  const words = JSON.parse(wordsData.textContent);
+  const fill = (text, values) => text.replace(/%\((\w+)\)s/g, (match, key) => String(values[key]));
   let selected = null;
 
   const state = () => document.getElementById("game-state");
@@ -18,7 +22,7 @@
     const hint = document.getElementById("hint");
     if (hint) hint.textContent = text;
   };
-  const pileName = (pile) => pile.getAttribute("aria-label").split(":")[0];
+  const pileName = (pile) => pile.dataset.label || pile.getAttribute("aria-label").split(":")[0];
 
   function clearSelection() {
     if (selected) {
@@ -42,15 +46,12 @@
     for (const other of game.querySelectorAll("button.pile[data-name]")) {
       if (moves.includes(`${pile.dataset.name}-${other.dataset.name}`)) {
         other.classList.add("target");
-        other.setAttribute("aria-description", "a legal destination");
+        other.setAttribute("aria-description", words.target);
         targets += 1;
       }
     }
-    say(
-      targets
-        ? `${pileName(pile)} picked up: choose where it goes (${targets} legal place${targets > 1 ? "s" : ""}, marked ▼). Escape cancels.`
-        : `${pileName(pile)} picked up, but it has no legal move now. Escape cancels.`,
-    );
+    const picked = !targets ? words.picked_nowhere : targets > 1 ? words.picked_other : words.picked_one;
+    say(fill(picked, { pile: pileName(pile), count: targets }));
   }
 
   async function post(form, submitter, moves) {
@@ -72,12 +73,12 @@
         credentials: "same-origin",
       });
     } catch (error) {
-      say("The server could not be reached: nothing was played. Check your connection and try again.");
+      say(words.unreachable);
       return;
     }
     const type = response.headers.get("Content-Type") || "";
     if (!type.startsWith("text/html") || response.status >= 500) {
-      say(`The server answered ${response.status}: nothing was played. Reload the page.`);
+      say(fill(words.answered, { status: response.status }));
       return;
     }
     swap(await response.text(), focused);
@@ -113,7 +114,7 @@
       play("TR");
     } else if (selected === pile) {
       clearSelection();
-      say("Cancelled.");
+      say(words.cancelled);
     } else if (selected) {
       const move = `${selected.dataset.name}-${name}`;
       clearSelection();
@@ -134,7 +135,7 @@
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && selected) {
       clearSelection();
-      say("Cancelled.");
+      say(words.cancelled);
     } else if (
       (event.key === "t" || event.key === "T") &&
       !event.target.closest("input, textarea, select") &&
@@ -229,7 +230,9 @@
       const hms = [Math.floor(s / 3600) % 24, Math.floor(s / 60) % 60, s % 60]
         .map((n) => String(n).padStart(2, "0"))
         .join(":");
-      span.textContent = left ? `${d ? `${d} d ` : ""}${hms} left` : "time is up";
+      span.textContent = !left
+        ? words.time_up
+        : fill(d ? words.left_days : words.left, { days: d, time: hms });
     }
   }
   countdown();
