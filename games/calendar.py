@@ -6,7 +6,9 @@ It is read by calendar programs that subscribe to it, which fetch it again now a
 then: when the player moves, the game leaves their feed and enters the opponent's.
 
 It says who the player plays, when their move is due and where the game is; never a
-card. The player's secret is kept on their profile (``accounts.services``).
+card. The player's secret is kept on their profile (``accounts.services``). It is
+written in the player's language (a calendar program sends no Accept-Language worth
+following: the profile's, as e-mails are).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from icalendar import TRANSP, Alarm, Calendar, Event, vDuration
 
-from accounts.services import profile_of
+from accounts.services import language_of, profile_of
 
 from . import selectors
 from .models import Game
@@ -38,11 +43,11 @@ def _host() -> str:
 
 def _opponents(game: Game, seat: int) -> str:
     names = [row.name for index, row in enumerate(game.seat_rows) if index != seat]
-    return " and ".join(names)
+    return _(" and ").join(names)
 
 
 def _hours(hours: int) -> str:
-    return "1 hour" if hours == 1 else f"{hours} hours"
+    return ngettext("%(hours)d hour", "%(hours)d hours", hours) % {"hours": hours}
 
 
 def deadline_event(game: Game, seat: int, alarm_hours: list[int]) -> Event:
@@ -60,18 +65,21 @@ def deadline_event(game: Game, seat: int, alarm_hours: list[int]) -> Event:
         last_modified=game.updated_at,
         start=due,
         end=due,  # a deadline is an instant
-        summary=f"Russian Bank: your move against {against} (game {game.pk})",
-        description=(
-            f"It is your turn in game {game.pk} against {against}. Play before this "
-            f"deadline, or the game is lost on time: {link}"
-        ),
+        summary=_("Russian Bank: your move against %(against)s (game %(game)s)")
+        % {"against": against, "game": game.pk},
+        description=_(
+            "It is your turn in game %(game)s against %(against)s. Play before this "
+            "deadline, or the game is lost on time: %(link)s"
+        )
+        % {"game": game.pk, "against": against, "link": link},
         url=link,
         transparency=TRANSP.TRANSPARENT,  # a deadline does not make the player busy
     )
     for hours in alarm_hours:
         event.add_component(
             Alarm.new_display(
-                description=f"Russian Bank: your move in game {game.pk} is due in {_hours(hours)}",
+                description=_("Russian Bank: your move in game %(game)s is due in %(due)s")
+                % {"game": game.pk, "due": _hours(hours)},
                 trigger=timedelta(hours=-hours),
             )
         )
@@ -80,12 +88,17 @@ def deadline_event(game: Game, seat: int, alarm_hours: list[int]) -> Event:
 
 def deadlines_calendar(user: User) -> bytes:
     """The player's feed: the games waiting for their move, soonest deadline first."""
+    with translation.override(language_of(user)):
+        return _feed(user)
+
+
+def _feed(user: User) -> bytes:
     profile = profile_of(user)
     alarm_hours = sorted(set(profile.reminder_hours), reverse=True) or [DEFAULT_ALARM_HOURS]
     calendar = Calendar.new(
         prodid=PRODID,
-        name=f"Russian Bank: {user.get_username()}'s deadlines",
-        description="The deadlines of your Russian Bank games waiting for your move.",
+        name=_("Russian Bank: %(name)s's deadlines") % {"name": user.get_username()},
+        description=_("The deadlines of your Russian Bank games waiting for your move."),
         uid=f"deadlines-{user.pk}@{_host()}",
         url=settings.SITE_URL + "/",
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +20,8 @@ def _check_number(request: Request, name: str) -> None:
     values = request.query_params.getlist(name)
     first = 1 if name == "limit" else 0
     if any(not (v.isascii() and v.isdigit() and int(v) >= first) for v in values):
-        raise ServiceError(400, "BAD_REQUEST", f"{name} must be a whole number from {first}")
+        message = _("%(name)s must be a whole number from %(first)s")
+        raise ServiceError(400, "BAD_REQUEST", message % {"name": name, "first": first})
 
 
 class Pages(LimitOffsetPagination):
