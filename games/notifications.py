@@ -35,12 +35,18 @@ from django.db import DatabaseError, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
 from accounts.models import NOTIFICATION_EVENTS, Profile
-from accounts.services import bouncing, profile_of, unsubscribe_token, verified_address
+from accounts.services import (
+    bouncing,
+    language_of,
+    profile_of,
+    unsubscribe_token,
+    verified_address,
+)
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 from games.engine import Game as EngineGame
 from rbank_site.logs import fields
@@ -309,7 +315,25 @@ def send(notification_id: int) -> bool:
     return True
 
 
+def recipient_language(row: Notification) -> str:
+    """The language of an e-mail: its recipient's (``language_of``), whoever caused it.
+    An invitee with no account yet reads the inviter's, the best guess there is."""
+    if row.user is not None:
+        return language_of(row.user)
+    if row.challenge is not None:
+        return language_of(row.challenge.challenger)
+    return str(settings.LANGUAGE_CODE)
+
+
 def build_message(row: Notification, moment: Moment | None = None) -> EmailMultiAlternatives:
+    language = recipient_language(row)
+    with translation.override(language):
+        message = _build_message(row, moment)
+    message.extra_headers["Content-Language"] = language
+    return message
+
+
+def _build_message(row: Notification, moment: Moment | None) -> EmailMultiAlternatives:
     context = email_context(row, moment)
     subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
     message = EmailMultiAlternatives(
@@ -548,6 +572,14 @@ def send_digest(user_id: int) -> int:
 def digest_message(rows: list[Notification]) -> EmailMultiAlternatives:
     user = rows[0].user
     assert user is not None
+    language = language_of(user)
+    with translation.override(language):
+        message = _digest_message(user, rows)
+    message.extra_headers["Content-Language"] = language
+    return message
+
+
+def _digest_message(user: User, rows: list[Notification]) -> EmailMultiAlternatives:
     items = [
         {
             "label": DIGEST_LABELS.get(row.kind, row.kind),
