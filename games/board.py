@@ -23,7 +23,21 @@ from django.utils.translation import ngettext, pgettext, pgettext_lazy
 from games.engine import Position, card_name, parse_card, view
 from games.engine.cards import SUIT_SYMBOLS, is_red, rank_of, suit_of
 
-RANK_LABELS = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: The ranks as the corner of a card shows them, by rank (1 the ace): the country's own
+#: letters (French R, D, V; German K, D, B). The notation (API, e-mail replies) keeps
+#: its own letters whatever the language.
+RANK_LABELS: tuple[str | Promise, ...] = (
+    "",
+    # Translators: the ace's letter in a card's corner.
+    pgettext_lazy("card rank letter", "A"),
+    *(str(number) for number in range(2, 11)),
+    # Translators: the jack's letter in a card's corner (French V, German B).
+    pgettext_lazy("card rank letter", "J"),
+    # Translators: the queen's letter in a card's corner (French D, German D).
+    pgettext_lazy("card rank letter", "Q"),
+    # Translators: the king's letter in a card's corner (French R, German K).
+    pgettext_lazy("card rank letter", "K"),
+)
 
 #: The ranks in words, by rank (1 the ace), for screen readers: "seven" in "seven of hearts".
 RANK_WORDS: dict[int, Promise] = {
@@ -77,7 +91,7 @@ def card_face(code: str) -> CardFace:
         return CardFace(code, "★", "", pgettext("card", "joker"), False)
     return CardFace(
         code,
-        RANK_LABELS[rank_of(card)],
+        str(RANK_LABELS[rank_of(card)]),
         SUIT_SYMBOLS[suit_of(card)],
         card_words(rank_of(card), suit_of(card)),
         is_red(card),
