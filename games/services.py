@@ -61,6 +61,8 @@ def refused(game: Game, exc: Refusal) -> ServiceError:
     for key in ("to_move", "offerer"):  # a seat, as its player reads it
         letter = params.get(key)
         if isinstance(letter, str):
+            # Translators: stands for {to_move} or {offerer} in the engine's messages,
+            # as in "it is {to_move}'s turn".
             params[key] = _("your opponent") if len(names) == 2 else names.get(letter, letter)
     extra: dict[str, Any] = {}
     status = 400 if exc.code in _MALFORMED else 409
