@@ -21,7 +21,7 @@ import logging
 import smtplib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -36,6 +36,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
@@ -315,6 +316,16 @@ def send(notification_id: int) -> bool:
     return True
 
 
+def deadline_words(when: datetime) -> str:
+    """A deadline as e-mails write it, in the active language and ``when``'s zone:
+    "Saturday 28 November 2026, 09:00 CET"."""
+    # Translators: how an e-mail writes a deadline, in Django's date format letters
+    # (l: the weekday, d: the day, F: the month, Y: the year, H:i: the time), e.g.
+    # German "l, j. F Y, H:i".
+    pattern = pgettext("date format", "l d F Y, H:i")
+    return f"{date_format(when, pattern)} {when.tzname()}"
+
+
 def recipient_language(row: Notification) -> str:
     """The language of an e-mail: its recipient's (``language_of``), whoever caused it.
     An invitee with no account yet reads the inviter's, the best guess there is."""
@@ -414,7 +425,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         )
         if game.deadline is not None and profile is not None:
             zone = ZoneInfo(profile.time_zone)
-            context["deadline"] = game.deadline.astimezone(zone).strftime("%A %d %B %Y, %H:%M %Z")
+            context["deadline"] = deadline_words(game.deadline.astimezone(zone))
         if position.score is not None and seat is not None:
             context["my_score"] = position.score[seat]
             context["others_scores"] = _and(
