@@ -24,9 +24,9 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
 from django.db.models import F, Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
-from accounts.services import mail_bounced, verified_address
+from accounts.services import language_of, mail_bounced, verified_address
 from games import services, stalemate, stops
 from games.mail_play import BounceAddress, ReplyAddress, read_address
 from games.models import SEATS, Game, Notification
@@ -177,7 +177,8 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
     if player is None or not verified_address(player, letter.sender):
         _answer_stranger(letter, game)
         return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
-    result = carry_out(command, game, player, addressed.version)
+    with translation.override(language_of(player)):  # refusals in the player's words
+        result = carry_out(command, game, player, addressed.version)
     if isinstance(command, Unreadable) and _helped_already(row):
         # One answer to an unreadable reply a reply address: an auto-responder that
         # answers every e-mail, headers or not, gets no conversation going.
