@@ -25,6 +25,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
 
 from accounts.bots import level_of
 
@@ -32,16 +34,16 @@ from . import stream
 from .models import Challenge, Event, Game
 
 #: Every kind of event, with what it tells (docs/api-events.md lists their fields).
-KINDS: dict[str, str] = {
-    "challenge": "a challenge names you",
-    "challenge_answered": "a challenge you are in was accepted or declined",
-    "challenge_cancelled": "a challenge that named you was withdrawn",
-    "game_started": "a game of yours was dealt",
-    "your_turn": "it is your turn (with your opponent's last moves)",
-    "move": "moves were played in a game of yours",
-    "stop_called": "Stop! was called in a game of yours",
-    "stalemate_offered": "a stalemate was offered in a game of yours",
-    "game_over": "a game of yours ended",
+KINDS: dict[str, Promise] = {
+    "challenge": pgettext_lazy("event", "a challenge names you"),
+    "challenge_answered": pgettext_lazy("event", "a challenge you are in was accepted or declined"),
+    "challenge_cancelled": pgettext_lazy("event", "a challenge that named you was withdrawn"),
+    "game_started": pgettext_lazy("event", "a game of yours was dealt"),
+    "your_turn": pgettext_lazy("event", "it is your turn (with your opponent's last moves)"),
+    "move": pgettext_lazy("event", "moves were played in a game of yours"),
+    "stop_called": pgettext_lazy("event", "Stop! was called in a game of yours"),
+    "stalemate_offered": pgettext_lazy("event", "a stalemate was offered in a game of yours"),
+    "game_over": pgettext_lazy("event", "a game of yours ended"),
 }
 
 #: Sent with ``events`` (the new rows, not yet committed) inside the transaction that
