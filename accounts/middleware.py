@@ -32,13 +32,16 @@ class PlayerTimeZoneMiddleware:
                 .values_list("time_zone", "language", "browser_language")
                 .first()
             )
-            zone, chosen, seen = found or ("UTC", "", "")
+            if found is None:  # a player's first page: their profile is made now
+                profile = Profile.objects.get_or_create(user_id=request.user.pk)[0]
+                found = (profile.time_zone, profile.language, profile.browser_language)
+            zone, chosen, seen = found
             timezone.activate(ZoneInfo(zone or "UTC"))
             browser = translation.get_language()
             if chosen:
                 translation.activate(chosen)
                 request.LANGUAGE_CODE = chosen
-            elif found is not None and browser != seen:
+            elif browser != seen:
                 Profile.objects.filter(user_id=request.user.pk).update(browser_language=browser)
         else:
             timezone.deactivate()
