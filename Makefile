@@ -57,8 +57,8 @@ gettext:
 
 ## make messages: the catalogues brought up to date with the marked strings, compiled.
 messages: install gettext
-	$(BIN)/python manage.py makemessages -l fr -l de
-	$(BIN)/python manage.py compilemessages -l fr -l de
+	DEBUG=1 $(BIN)/python manage.py makemessages -l fr -l de
+	DEBUG=1 $(BIN)/python manage.py compilemessages -l fr -l de --ignore=.venv
 
 bench: install
 	$(BIN)/python bench/engine.py
