@@ -1,4 +1,4 @@
-"""What every test shares: a cache that holds nothing from an earlier test."""
+"""What every test shares: a cache that holds nothing from an earlier test, and English."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -18,3 +19,12 @@ def empty_cache() -> Iterator[None]:
     if isinstance(backend, LocMemCache):
         backend.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """Each test starts in English: a request in another language leaves that language
+    active in its thread (Django activates one per request and never goes back)."""
+    translation.activate("en")
+    yield
+    translation.activate("en")

@@ -1,0 +1,124 @@
+"""Each player reads the service in their language: the one they chose, else their
+browser's, else English; e-mails in the recipient's whoever caused them; the API's
+codes the same in every language."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth.models import User
+from django.core import mail
+from django.utils import translation
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext, pgettext
+
+from accounts.services import language_of, profile_of, update_profile
+from games.models import Game
+from tests.stored import position_of
+
+from .conftest import browser, client_for, mover_and_other, play_turn
+
+pytestmark = pytest.mark.django_db
+
+SAVED = "Your settings are saved."
+
+
+def words_of_date(language: str, when: datetime) -> str:
+    """The weekday of ``when`` in ``language``'s words (German months can be English's)."""
+    with translation.override(language):
+        return date_format(when, "l")
+
+
+def words(language: str, text: str, context: str = "") -> str:
+    """``text`` as the catalogue of ``language`` has it."""
+    with translation.override(language):
+        return pgettext(context, text) if context else gettext(text)
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_the_catalogue_translates(language: str) -> None:
+    assert words(language, SAVED) != SAVED
+    assert words(language, "K", "card rank letter") == {"fr": "R", "de": "K"}[language]
+    assert words(language, "Q", "card rank letter") == "D"
+    assert words(language, "J", "card rank letter") == {"fr": "V", "de": "B"}[language]
+
+
+def test_a_player_chooses_a_language_in_the_api(alice: User) -> None:
+    client = client_for(alice)
+    assert client.patch("/api/v1/me/", {"language": "de"}, format="json").json()["language"] == "de"
+    assert profile_of(alice).language == "de"
+    refused = client.patch("/api/v1/me/", {"language": "xx"}, format="json")
+    assert refused.status_code == 400
+    assert client.patch("/api/v1/me/", {"language": ""}, format="json").status_code == 200
+
+
+def test_the_pages_speak_the_chosen_language_whatever_the_browser(alice: User) -> None:
+    update_profile(alice, {"language": "fr"})
+    page = browser(alice).get("/account/", HTTP_ACCEPT_LANGUAGE="de")
+    assert page.headers["Content-Language"] == "fr"
+    assert '<html lang="fr"' in page.content.decode()
+
+
+def test_without_a_choice_the_browsers_language_and_it_is_remembered(alice: User) -> None:
+    page = browser(alice).get("/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9,en;q=0.5")
+    assert page.headers["Content-Language"] == "de"
+    assert profile_of(alice).browser_language == "de"
+    assert language_of(alice) == "de"  # for its e-mails
+    assert browser(alice).get("/").headers["Content-Language"] == "en"  # no header: English
+
+
+def test_the_account_page_saves_the_language(alice: User) -> None:
+    client = browser(alice)
+    form = client.get("/account/").context["form"]
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data |= {f"notify_{k}": v for k, v in profile_of(alice).notifications.items()}
+    data |= {"language": "de", "reminder_hours": "24, 2"}
+    response = client.post("/account/", data, follow=True)
+    assert profile_of(alice).language == "de"
+    assert response.headers["Content-Language"] == "de"  # the page after, in German
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_the_api_answers_the_same_code_in_every_language(
+    game: Game, alice: User, bob: User, language: str
+) -> None:
+    _, other = mover_and_other(game, alice, bob)
+    answer = client_for(other).post(
+        f"/api/v1/games/{game.pk}/moves/",
+        {"moves": [str(position_of(game).legal_moves()[0])]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert answer.status_code == 409 and answer.json()["error"] == "NOT_YOUR_TURN"
+    message = answer.json()["message"]
+    assert (message == "it is your opponent's turn") == (language == "en"), message
+    assert "your opponent" not in message or language == "en"
+
+
+def test_each_player_gets_their_e_mail_in_their_own_language(
+    game: Game, alice: User, bob: User, run: Any
+) -> None:
+    update_profile(alice, {"language": "fr"})
+    update_profile(bob, {"language": "de"})
+    for _ in range(2):
+        mail.outbox.clear()
+        run(play_turn, game, alice, bob)
+        (sent,) = mail.outbox
+        reader = alice if sent.to == [alice.email] else bob
+        language = profile_of(reader).language
+        assert sent.extra_headers["Content-Language"] == language
+        with translation.override(language):
+            other = bob if reader == alice else alice
+            subject = gettext("Your turn against %(opponent)s (game %(game_number)s)") % {
+                "opponent": other.get_username(),
+                "game_number": game.pk,
+            }
+        game.refresh_from_db()
+        assert game.deadline is not None
+        due = game.deadline.astimezone(ZoneInfo(profile_of(reader).time_zone))
+        day = {code: words_of_date(code, due) for code in ("en", language)}
+        assert sent.subject == subject
+        assert day[language] != day["en"] and day[language] in sent.body
