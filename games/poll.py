@@ -100,7 +100,13 @@ class IdlePollMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "GET" and (match := POLL.match(request.path_info)):
+        # A page that an event told of a newer version asks with ``fresh``: the event
+        # can come before the commit's callback has written the cache.
+        if (
+            request.method == "GET"
+            and "fresh" not in request.GET
+            and (match := POLL.match(request.path_info))
+        ):
             version = request.GET.get("version", "")
             session_key = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
             if version and session_key and unchanged(int(match[1]), version, session_key):

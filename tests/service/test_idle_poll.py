@@ -53,6 +53,20 @@ def test_a_move_by_the_other_player_is_seen_at_the_next_poll(
     assert poll(client, game, game.version).status_code == 204
 
 
+def test_a_page_told_by_an_event_reads_the_game_not_the_cache(
+    game: Game, alice: User, bob: User
+) -> None:
+    """The stream's event can come before the commit's callback writes the cache: a
+    ``fresh`` poll is answered from the game itself."""
+    _, waiting = mover_and_other(game, alice, bob)
+    client = opened(game, waiting)
+    shown = game.version
+    moves = play_turn(game, alice, bob)  # committed, its callbacks (the cache) not run
+    assert poll(client, game, shown).status_code == 204  # the cache's word, stale
+    response = client.get(f"/games/{game.pk}/table/", {"version": str(shown), "fresh": "1"})
+    assert response.status_code == 200 and moves[-1] in response.text
+
+
 def test_a_stalemate_offer_is_seen_at_the_next_poll(
     game: Game, alice: User, bob: User, django_capture_on_commit_callbacks: Any
 ) -> None:

@@ -166,11 +166,13 @@
   });
 
   // The table as the server has it now, if the game has moved on since this page's version.
-  async function refresh() {
+  // ``fresh``: an event said so, and the server must look at the game, not its cache
+  // (the event may be out before the cache has the new version).
+  async function refresh(fresh = false) {
     const current = state();
     if (!current) return;
     try {
-      const url = `${current.dataset.tableUrl}?version=${current.dataset.version}`;
+      const url = `${current.dataset.tableUrl}?version=${current.dataset.version}${fresh ? "&fresh=1" : ""}`;
       const response = await fetch(url, { headers: { "X-Requested-With": "fetch" } });
       if (response.status === 200) swap(await response.text(), null);
     } catch (error) {
@@ -190,7 +192,7 @@
       if (!current || event.game !== gameId) return;
       // The player's own moves come back as events too: their page has them already.
       if (message.type === "move" && current.dataset.myTurn === "1") return;
-      if (event.version > Number(current.dataset.version)) refresh();
+      if (event.version > Number(current.dataset.version)) refresh(true);
     };
     for (const kind of ["move", "your_turn", "stop_called", "stalemate_offered", "game_over"]) {
       stream.addEventListener(kind, onEvent);
