@@ -4,6 +4,7 @@ delete. A secret is shown on the answer that made it only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -116,31 +117,38 @@ def replace_secret(request: HttpRequest, webhook_id: int) -> HttpResponse:
 def switch(request: HttpRequest, webhook_id: int) -> HttpResponse:
     """Turn a webhook on (``active=1``: it resumes its pending deliveries) or off."""
     on = request.POST.get("active") == "1"
-    try:
-        services.update_webhook(_user(request), webhook_id, {"active": on})
-        messages.success(request, _("The webhook is on.") if on else _("The webhook is off."))
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    return redirect("webhooks")
+    return _act(
+        request,
+        lambda: services.update_webhook(_user(request), webhook_id, {"active": on}),
+        _("The webhook is on.") if on else _("The webhook is off."),
+    )
 
 
 @login_required
 @require_POST
 def ping(request: HttpRequest, webhook_id: int) -> HttpResponse:
-    try:
-        services.ping(_user(request), webhook_id)
-        messages.success(request, _("A ping is on its way: its outcome shows in the log below."))
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-    return redirect("webhooks")
+    return _act(
+        request,
+        lambda: services.ping(_user(request), webhook_id),
+        _("A ping is on its way: its outcome shows in the log below."),
+    )
 
 
 @login_required
 @require_POST
 def delete(request: HttpRequest, webhook_id: int) -> HttpResponse:
+    return _act(
+        request,
+        lambda: services.delete_webhook(_user(request), webhook_id),
+        _("The webhook is deleted: nothing more is sent to it."),
+    )
+
+
+def _act(request: HttpRequest, action: Callable[[], object], done: str) -> HttpResponse:
+    """Do ``action``; say ``done``, or why it was refused; back to the webhooks page."""
     try:
-        services.delete_webhook(_user(request), webhook_id)
-        messages.success(request, _("The webhook is deleted: nothing more is sent to it."))
+        action()
+        messages.success(request, done)
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("webhooks")
