@@ -51,6 +51,14 @@ def default_reminders() -> list[int]:
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
 
+class ChallengesFrom(models.TextChoices):
+    """Who may challenge a player by name (docs/conduct.md)."""
+
+    ANYONE = "anyone", _("Anyone")
+    PLAYED = "played", _("Players I have played")
+    NOBODY = "nobody", _("Nobody: open challenges only")
+
+
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
@@ -99,6 +107,14 @@ class Profile(models.Model):
     #: (``accounts.services.language_of``).
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
     browser_language = models.CharField(_("browser's language"), max_length=8, blank=True)
+    #: Who may name this player in a challenge or an e-mail invitation
+    #: (``accounts.conduct.may_challenge``); open challenges are for anyone.
+    challenges_from = models.CharField(
+        _("challenges from"),
+        max_length=8,
+        choices=ChallengesFrom.choices,
+        default=ChallengesFrom.ANYONE,
+    )
 
     class Meta:
         verbose_name = _("profile")
@@ -144,3 +160,93 @@ class ApiToken(models.Model):
         key = cls.PREFIX + secrets.token_urlsafe(32)
         token = cls.objects.create(user=user, name=name, key_hash=hash_token(key), hint=key[:10])
         return token, key
+
+
+class Block(models.Model):
+    """``blocker`` keeps ``blocked`` away: no challenge, invitation or message from them,
+    and none of their open challenges (docs/conduct.md). Nobody but the blocker knows."""
+
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks_made",
+        verbose_name=_("blocker"),
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks_received",
+        verbose_name=_("blocked"),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="unique_block"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
+
+
+class Report(models.Model):
+    """A player's report of another player, or of one of their messages, for support
+    staff (the admin). A reported message is copied in: the report keeps what was
+    written whatever becomes of the game."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("Abuse or harassment")
+        SPAM = "spam", _("Spam or advertising")
+        CHEATING = "cheating", _("Cheating")
+        OTHER = "other", _("Something else")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    details = models.TextField(_("details"), max_length=2000, blank=True)
+    #: A reported message: its game, its id and its words when reported.
+    game_id = models.PositiveIntegerField(_("game"), null=True, blank=True)
+    message_id = models.PositiveIntegerField(_("message"), null=True, blank=True)
+    message_text = models.TextField(_("message text"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    #: Set by support staff once they have dealt with it.
+    handled_at = models.DateTimeField(_("handled at"), null=True, blank=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("handled by"),
+    )
+    staff_note = models.TextField(_("staff note"), blank=True)
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        indexes = [models.Index(fields=["handled_at", "created_at"])]
+        constraints = [
+            # A player reports a message once.
+            models.UniqueConstraint(
+                fields=["reporter", "message_id"],
+                condition=models.Q(message_id__isnull=False),
+                name="unique_message_report",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: {self.reported} ({self.reason})"

@@ -199,6 +199,8 @@ class Match(Seated, RulesFields, TimeControlFields):
     winner = models.CharField(_("winner"), max_length=1, blank=True)
     #: Whether its games change the players' ratings (each game is rated on its own).
     rated = models.BooleanField(_("rated"), default=False)
+    #: Whether anyone may watch its games (``Game.public``).
+    public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
@@ -275,6 +277,9 @@ class Game(Seated, RulesFields, TimeControlFields):
     forfeiter = models.CharField(_("forfeiter"), max_length=1, blank=True)
     #: Whether its end changes the players' ratings (``games.ratings``).
     rated = models.BooleanField(_("rated"), default=False)
+    #: Anyone may watch a public game, from the spectator's seat (no hidden card, no
+    #: message while it is played: docs/spectators.md); a private one is its players'.
+    public = models.BooleanField(_("public"), default=True)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(_("reminder at"), null=True, blank=True, db_index=True)
@@ -357,6 +362,43 @@ class Seat(SeatFields):
 
 #: Prefetch a game's seats and their players with it: ``prefetch_related(SEATS)``.
 SEATS = models.Prefetch("seats", queryset=Seat.objects.select_related("user__profile"))
+
+
+class Message(models.Model):
+    """What a player wrote to the others at a game (``games.talk``): plain text, part
+    of the game's history. Its players read it while the game is played; once it is
+    over, whoever may see the game does."""
+
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="messages", verbose_name=_("game")
+    )
+    #: The writer; None once they deleted their account (the message stays).
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="game_messages",
+        verbose_name=_("author"),
+    )
+    #: The writer's seat letter.
+    seat = models.CharField(_("seat"), max_length=1)
+    text = models.TextField(_("text"))
+    #: The number of entries in the game's record when it was written: where the replay
+    #: and the export show it.
+    ply = models.PositiveIntegerField(_("ply"))
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
+        indexes = [
+            models.Index(fields=["game", "id"]),
+            models.Index(fields=["author", "created_at"]),  # the rate limit
+        ]
+
+    def __str__(self) -> str:
+        return f"Message {self.pk} in game {self.game_id}"
 
 
 class Rating(models.Model):
@@ -447,6 +489,8 @@ class Challenge(RulesFields, TimeControlFields):
     min_rating = models.PositiveSmallIntegerField(_("min rating"), null=True, blank=True)
     max_rating = models.PositiveSmallIntegerField(_("max rating"), null=True, blank=True)
     rating_family = models.CharField(_("rating family"), max_length=16, blank=True)
+    #: Whether its game may be watched by anyone (``Game.public``).
+    public = models.BooleanField(_("public"), default=True)
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )

@@ -1,0 +1,161 @@
+"""Keeping unwanted players away: blocks, reports, and who may challenge a player.
+
+A block is private: nothing the blocked player sees tells them. A challenge or an
+invitation to someone who does not take them from the challenger is refused with the
+same words whatever the reason (a block, or the player's ``challenges_from``), and a
+message to someone who blocked its writer is kept from them without a word to the
+writer (``games.talk``). docs/conduct.md says it for players.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from rbank_site.errors import ServiceError
+
+from .models import Block, ChallengesFrom, Report
+from .services import profile_of
+
+#: Reports a player may file a day: enough for any real trouble, no flood for the staff.
+MAX_REPORTS_PER_DAY = 20
+
+
+def _player(username: str) -> User:
+    user = User.objects.filter(username__iexact=username, is_active=True).first()
+    if user is None:
+        raise ServiceError(
+            404,
+            "NO_SUCH_PLAYER",
+            _("there is no player called %(name)s") % {"name": repr(username[:40])},
+        )
+    return user
+
+
+def block(blocker: User, username: str) -> User:
+    """``blocker`` blocks the player called ``username`` (blocking twice is harmless)."""
+    blocked = _player(username)
+    if blocked.pk == blocker.pk:
+        raise ServiceError(400, "SAME_PLAYER", _("you cannot block yourself"))
+    try:
+        with transaction.atomic():
+            Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+    except IntegrityError:  # the same block, made at the same moment by another request
+        pass
+    return blocked
+
+
+def unblock(blocker: User, username: str) -> None:
+    """Lift a block (none: nothing to do)."""
+    Block.objects.filter(blocker=blocker, blocked__username__iexact=username).delete()
+
+
+def blocked_by_me(user: User) -> list[User]:
+    """The players ``user`` blocks, by name."""
+    return list(User.objects.filter(blocks_received__blocker=user).order_by("username").distinct())
+
+
+def blocks(blocker_id: int | None, blocked_id: int | None) -> bool:
+    """Whether player ``blocker_id`` blocks player ``blocked_id``."""
+    if blocker_id is None or blocked_id is None:
+        return False
+    return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
+
+
+def blockers_of(user: User) -> set[int]:
+    """The ids of the players who block ``user``."""
+    return set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
+
+
+def kept_apart(user: User) -> Q:
+    """For a query of users (``User.objects.filter(~kept_apart(me))``): those ``user``
+    blocks or who block ``user``."""
+    return Q(blocks_received__blocker=user) | Q(blocks_made__blocked=user)
+
+
+def refuses_challenges(target: User, challenger: User, *, have_played: bool) -> bool:
+    """Whether ``target`` takes no challenge or invitation naming them from
+    ``challenger``: they block the challenger, or their ``challenges_from`` says no
+    (``have_played``: the two have sat at a game together)."""
+    if blocks(target.pk, challenger.pk):
+        return True
+    wanted = profile_of(target).challenges_from
+    if wanted == ChallengesFrom.NOBODY:
+        return True
+    return wanted == ChallengesFrom.PLAYED and not have_played
+
+
+def not_taking_challenges(target: User) -> ServiceError:
+    """The one refusal for every reason a player does not take a challenge: a block
+    reads as a preference."""
+    return ServiceError(
+        403,
+        "NOT_ACCEPTING_CHALLENGES",
+        _("%(name)s does not take challenges from you: an open challenge may find them")
+        % {"name": target.get_username()},
+    )
+
+
+def set_challenges_from(user: User, value: str) -> None:
+    if value not in ChallengesFrom.values:
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("challenges_from must be one of: %(values)s")
+            % {"values": ", ".join(ChallengesFrom.values)},
+        )
+    profile = profile_of(user)
+    profile.challenges_from = value
+    profile.save(update_fields=["challenges_from"])
+
+
+def report(
+    reporter: User,
+    reported: User | None,
+    *,
+    reason: str,
+    details: str = "",
+    game_id: int | None = None,
+    message_id: int | None = None,
+    message_text: str = "",
+) -> Report:
+    """File a report for support staff (the admin's Reports). A message is reported
+    once by each player; a second report of it answers the first."""
+    if reason not in Report.Reason.values:
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("reason must be one of: %(values)s") % {"values": ", ".join(Report.Reason.values)},
+        )
+    if reported is not None and reported.pk == reporter.pk:
+        raise ServiceError(400, "SAME_PLAYER", _("you cannot report yourself"))
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=reporter.pk).first()  # the daily cap
+        if message_id is not None:
+            earlier = Report.objects.filter(reporter=reporter, message_id=message_id).first()
+            if earlier is not None:
+                return earlier
+        day_ago = timezone.now() - timedelta(days=1)
+        if Report.objects.filter(reporter=reporter, created_at__gte=day_ago).count() >= (
+            MAX_REPORTS_PER_DAY
+        ):
+            raise ServiceError(
+                429,
+                "TOO_MANY_REPORTS",
+                _("at most %(count)s reports a day: support staff will read those you sent")
+                % {"count": MAX_REPORTS_PER_DAY},
+            )
+        return Report.objects.create(
+            reporter=reporter,
+            reported=reported,
+            reason=reason,
+            details=details.strip()[:2000],
+            game_id=game_id,
+            message_id=message_id,
+            message_text=message_text,
+        )
