@@ -38,8 +38,11 @@ if "RBANK_TEST_DATABASE_NAME" in os.environ:
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     # A file, not shared-cache memory: SQLite then waits for its write lock (the
-    # row lock of select_for_update elsewhere) instead of failing at once.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}  # noqa: F405
+    # row lock of select_for_update elsewhere) instead of failing at once. One file per
+    # test process, so that two runs of the suite in one checkout never share one.
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")  # noqa: F405
+    }
 if not CACHE_URL:  # noqa: F405
     # One process's memory, emptied before each test (tests/conftest.py), never files
     # that outlive a run.
