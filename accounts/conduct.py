@@ -19,11 +19,15 @@ from django.utils.translation import gettext as _
 
 from rbank_site.errors import ServiceError
 
+from .bots import level_of
 from .models import Block, ChallengesFrom, Report
 from .services import profile_of
+from .signals import player_blocked
 
 #: Reports a player may file a day: enough for any real trouble, no flood for the staff.
 MAX_REPORTS_PER_DAY = 20
+#: The longest explanation a report may carry.
+MAX_DETAILS = 2000
 
 
 def _player(username: str) -> User:
@@ -42,11 +46,16 @@ def block(blocker: User, username: str) -> User:
     blocked = _player(username)
     if blocked.pk == blocker.pk:
         raise ServiceError(400, "SAME_PLAYER", _("you cannot block yourself"))
-    try:
-        with transaction.atomic():
-            Block.objects.get_or_create(blocker=blocker, blocked=blocked)
-    except IntegrityError:  # the same block, made at the same moment by another request
-        pass
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                _block, made = Block.objects.get_or_create(blocker=blocker, blocked=blocked)
+        except IntegrityError:  # the same block, made at the same moment by another request
+            made = False
+        if made:
+            # The games withdraw the blocker's pending challenges to them, in this
+            # transaction (accounts never imports games).
+            player_blocked.send(sender=Block, blocker=blocker, blocked=blocked)
     return blocked
 
 
@@ -67,6 +76,11 @@ def blocks(blocker_id: int | None, blocked_id: int | None) -> bool:
     return Block.objects.filter(blocker_id=blocker_id, blocked_id=blocked_id).exists()
 
 
+def blocked_ids(user: User) -> set[int]:
+    """The ids of the players ``user`` blocks."""
+    return set(Block.objects.filter(blocker=user).values_list("blocked_id", flat=True))
+
+
 def blockers_of(user: User) -> set[int]:
     """The ids of the players who block ``user``."""
     return set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
@@ -81,7 +95,10 @@ def kept_apart(user: User) -> Q:
 def refuses_challenges(target: User, challenger: User, *, have_played: bool) -> bool:
     """Whether ``target`` takes no challenge or invitation naming them from
     ``challenger``: they block the challenger, or their ``challenges_from`` says no
-    (``have_played``: the two have sat at a game together)."""
+    (``have_played``: the two have sat at a game together). A computer player takes
+    every challenge."""
+    if level_of(target):
+        return False
     if blocks(target.pk, challenger.pk):
         return True
     wanted = profile_of(target).challenges_from
@@ -90,28 +107,30 @@ def refuses_challenges(target: User, challenger: User, *, have_played: bool) -> 
     return wanted == ChallengesFrom.PLAYED and not have_played
 
 
-def not_taking_challenges(target: User) -> ServiceError:
+def not_taking_challenges(target: User, *, named: str | None = None) -> ServiceError:
     """The one refusal for every reason a player does not take a challenge: a block
-    reads as a preference."""
+    reads as a preference. ``named``: how the challenger named them, when not by their
+    username (an e-mail invitation's address: the refusal must not tell whose it is).
+    ``player`` in the error says which of the names given it is about."""
+    name = named or target.get_username()
     return ServiceError(
         403,
         "NOT_ACCEPTING_CHALLENGES",
         _("%(name)s does not take challenges from you: an open challenge may find them")
-        % {"name": target.get_username()},
+        % {"name": name},
+        player=name,
     )
 
 
-def set_challenges_from(user: User, value: str) -> None:
-    if value not in ChallengesFrom.values:
-        raise ServiceError(
-            400,
-            "BAD_REQUEST",
-            _("challenges_from must be one of: %(values)s")
-            % {"values": ", ".join(ChallengesFrom.values)},
-        )
-    profile = profile_of(user)
-    profile.challenges_from = value
-    profile.save(update_fields=["challenges_from"])
+def accounts_at(email: str) -> list[User]:
+    """The active players whose verified addresses include ``email``: an invitation
+    sent there reaches them, so it is theirs to refuse. An address someone typed in
+    but never confirmed refuses nothing (it could be anyone's)."""
+    return list(
+        User.objects.filter(
+            is_active=True, emailaddress__email__iexact=email, emailaddress__verified=True
+        ).distinct()
+    )
 
 
 def report(
@@ -134,6 +153,13 @@ def report(
         )
     if reported is not None and reported.pk == reporter.pk:
         raise ServiceError(400, "SAME_PLAYER", _("you cannot report yourself"))
+    details = details.strip()
+    if len(details) > MAX_DETAILS:
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("details hold at most %(limit)s characters") % {"limit": MAX_DETAILS},
+        )
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=reporter.pk).first()  # the daily cap
         if message_id is not None:
@@ -154,8 +180,13 @@ def report(
             reporter=reporter,
             reported=reported,
             reason=reason,
-            details=details.strip()[:2000],
+            details=details,
             game_id=game_id,
             message_id=message_id,
             message_text=message_text,
         )
+
+
+def report_player(reporter: User, username: str, *, reason: str, details: str = "") -> Report:
+    """``reporter`` reports the player called ``username`` (their page, the API)."""
+    return report(reporter, _player(username), reason=reason, details=details)

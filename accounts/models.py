@@ -23,6 +23,7 @@ NOTIFICATION_EVENTS = (
     "stalemate_declined",
     "stop_called",
     "vacation",
+    "message",
 )
 NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
 #: What each event's e-mails are called, e.g. on the unsubscribe page ("your turn").
@@ -37,6 +38,7 @@ NOTIFICATION_NAMES = {
     "stalemate_declined": pgettext_lazy("kind of e-mail", "stalemate declined"),
     "stop_called": pgettext_lazy("kind of e-mail", "stop called"),
     "vacation": pgettext_lazy("kind of e-mail", "vacation"),
+    "message": pgettext_lazy("kind of e-mail", "message from a player"),
 }
 
 
@@ -108,7 +110,7 @@ class Profile(models.Model):
     language = models.CharField(_("language"), max_length=8, blank=True, choices=settings.LANGUAGES)
     browser_language = models.CharField(_("browser's language"), max_length=8, blank=True)
     #: Who may name this player in a challenge or an e-mail invitation
-    #: (``accounts.conduct.may_challenge``); open challenges are for anyone.
+    #: (``accounts.conduct.refuses_challenges``); open challenges are for anyone.
     challenges_from = models.CharField(
         _("challenges from"),
         max_length=8,

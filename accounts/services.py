@@ -20,7 +20,14 @@ from django.utils.translation import gettext as _
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
-from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, Profile
+from .models import (
+    NOTIFICATION_EVENTS,
+    NOTIFICATION_MODES,
+    TIME_ZONES,
+    ApiToken,
+    ChallengesFrom,
+    Profile,
+)
 from .signals import account_deleting, vacation_started
 
 MAX_TOKENS = 20
@@ -47,7 +54,8 @@ def language_of(user: User | None) -> str:
 
 
 def update_profile(user: User, changes: dict[str, Any]) -> Profile:
-    """Change display name, time zone or notification preferences; refuses unknown values."""
+    """Change display name, time zone, notification preferences or who may challenge
+    the player; refuses unknown values."""
     with transaction.atomic():
         profile = Profile.objects.select_for_update().get(pk=profile_of(user).pk)
         if "display_name" in changes:
@@ -78,6 +86,15 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
             profile.notifications = {**profile.notifications, **wanted}
         if "play_by_mail" in changes:
             profile.play_by_mail = bool(changes["play_by_mail"])
+        if "challenges_from" in changes:
+            if changes["challenges_from"] not in ChallengesFrom.values:
+                raise ServiceError(
+                    400,
+                    "BAD_REQUEST",
+                    _("challenges_from must be one of: %(values)s")
+                    % {"values": ", ".join(ChallengesFrom.values)},
+                )
+            profile.challenges_from = changes["challenges_from"]
         if "language" in changes:
             if changes["language"] not in {"", *LANGUAGE_CODES}:
                 raise ServiceError(

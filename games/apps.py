@@ -8,11 +8,12 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_save
 
-        from accounts.signals import account_deleting, vacation_started
+        from accounts.signals import account_deleting, player_blocked, vacation_started
 
         # Register the tasks in every process, the web's too: the outbox queues them
         # by name (games.notifications.dispatch) and never imports them itself.
         from . import tasks  # noqa: F401
+        from .challenges import withdraw_challenges
         from .models import Game
         from .poll import game_changed
         from .services import resign_every_game
@@ -23,3 +24,4 @@ class GamesConfig(AppConfig):
         # What an account tells the games (accounts never imports games).
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")
+        player_blocked.connect(withdraw_challenges, dispatch_uid="games.withdraw_challenges")

@@ -30,6 +30,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.bots import bot_level_of, bot_player, level_of
+from accounts.conduct import accounts_at, kept_apart, not_taking_challenges, refuses_challenges
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
@@ -38,7 +39,7 @@ from . import events, ratings
 from .clocks import TimeControl
 from .dealing import announce, start_game
 from .matches import start_match
-from .models import Challenge, ChallengeSeat, StopMode
+from .models import Challenge, ChallengeSeat, Seat, StopMode
 from .notifications import notify
 
 MAX_PENDING = 50
@@ -61,10 +62,12 @@ def create_challenge(
     rated: bool = True,
     min_rating: int | None = None,
     max_rating: int | None = None,
+    public: bool = True,
 ) -> Challenge:
     """Challenge a player by username, invite an e-mail address, or open a challenge
     (rated or not; an open one may be for players rated from ``min_rating`` to
-    ``max_rating`` only)."""
+    ``max_rating`` only). A ``public`` challenge's game may be watched by anyone
+    (docs/spectators.md); a private one's only by its players."""
     if sum((bool(opponent), bool(email), is_open)) != 1:
         raise ServiceError(
             400, "BAD_REQUEST", _("give exactly one of: opponent (a username), email, or open")
@@ -122,6 +125,7 @@ def create_challenge(
                 "BAD_REQUEST",
                 _("%(email)s is not an e-mail address") % {"email": repr(email)},
             ) from None
+    _check_welcome(challenger, [p for p in (named, second) if p is not None], email=email)
     with transaction.atomic():
         _check_limits(challenger, invitation=bool(email))
         challenge = Challenge(
@@ -136,6 +140,7 @@ def create_challenge(
             rated=rated,
             min_rating=min_rating,
             max_rating=max_rating,
+            public=public,
         )
         challenge.rating_family = ratings.FAMILIES[challenge.game_rules().family]
         challenge.set_clock(clock)
@@ -180,6 +185,25 @@ def _named_player(challenger: User, username: str) -> User:
     if named.pk == challenger.pk:
         raise ServiceError(400, "SAME_PLAYER", _("you cannot challenge yourself"))
     return named
+
+
+def _check_welcome(challenger: User, named: list[User], *, email: str | None) -> None:
+    """Refuse a challenge to a player who takes none from ``challenger`` (they block
+    them, or their ``challenges_from`` says no), and an invitation to an address that
+    is such a player's: one refusal whatever the reason (docs/conduct.md)."""
+    for player in named:
+        if refuses_challenges(player, challenger, have_played=have_played(player, challenger)):
+            raise not_taking_challenges(player)
+    for player in accounts_at(email) if email else []:
+        if player.pk != challenger.pk and refuses_challenges(
+            player, challenger, have_played=have_played(player, challenger)
+        ):
+            raise not_taking_challenges(player, named=email)
+
+
+def have_played(one: User, other: User) -> bool:
+    """Whether the two players have sat at a game together (finished or not)."""
+    return Seat.objects.filter(user=one, game__seats__user=other).exists()
 
 
 def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -253,8 +277,18 @@ def _may_answer(challenge: Challenge, user: User, token: str | None) -> None:
             and secrets.compare_digest(token, challenge.token)
         )
     )
-    if not allowed:
+    if not allowed or _kept_from(challenge, user):
         raise ServiceError(404, "NOT_FOUND", _("no such challenge"))
+
+
+def _kept_from(challenge: Challenge, user: User) -> bool:
+    """Whether ``user`` is kept apart (a block, either way) from the challenger or a
+    player who accepted: to them the challenge does not exist (``challenges_for``).
+    A computer player is never kept from a challenge."""
+    if level_of(user):
+        return False
+    others = {challenge.challenger_id, *(p.pk for p in challenge.accepted if p is not None)}
+    return User.objects.filter(kept_apart(user), pk__in=others).exists()
 
 
 def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
@@ -297,6 +331,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
                 rated=challenge.rated,
+                public=challenge.public,
             )
             game = match.games.get()
         else:
@@ -307,6 +342,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 stop_mode=challenge.stop_mode,
                 clock=challenge.clock(),
                 rated=challenge.rated,
+                public=challenge.public,
             )
         answered(accepted=True, by=user.get_username(), game=game)
         announce(game)
@@ -373,18 +409,40 @@ def cancel_challenge(challenge_id: int, user: User) -> Challenge:
 
 def challenges_for(user: User) -> QuerySet[Challenge]:
     """Challenges the user sent or received, and open ones by others whose rating range
-    holds the user's rating, newest first."""
+    holds the user's rating, newest first. A pending challenge by someone else whose
+    challenger, or a player who accepted it, blocks the user or is blocked by them is
+    left out: to the user it does not exist (docs/conduct.md)."""
+    apart = User.objects.filter(kept_apart(user)).values("pk")
+    hidden = (
+        Challenge.objects.filter(status=Challenge.Status.PENDING)
+        .filter(Q(challenger__in=apart) | Q(seats__user__in=apart, seats__letter__gt=""))
+        .exclude(challenger=user)
+    )
     return (
         Challenge.objects.filter(
             Q(challenger=user)
             | Q(seats__user=user)
             | (Q(is_open=True, status=Challenge.Status.PENDING) & ratings.in_range(user))
         )
+        .exclude(pk__in=hidden.values("pk"))
         .distinct()
         .select_related("challenger")
         .prefetch_related(Prefetch("seats", queryset=ChallengeSeat.objects.select_related("user")))
         .order_by("-created_at", "-pk")
     )
+
+
+def withdraw_challenges(sender: object, *, blocker: User, blocked: User, **kwargs: Any) -> None:
+    """``blocker`` has blocked ``blocked`` (``accounts.signals.player_blocked``): the
+    blocker's pending challenges that name the blocked player, or that they joined,
+    are cancelled as the blocker could cancel them, so the blocked player sees an
+    ordinary cancel. Their challenges to the blocker stay pending for them, hidden
+    from the blocker (``challenges_for``), until they cancel them."""
+    pending = Challenge.objects.filter(
+        challenger=blocker, status=Challenge.Status.PENDING, seats__user=blocked
+    )
+    for challenge_id in pending.values_list("pk", flat=True).distinct():
+        cancel_challenge(challenge_id, blocker)
 
 
 def challenge_by_token(token: str) -> Challenge:

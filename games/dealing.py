@@ -30,10 +30,11 @@ def start_game(
     clock: TimeControl | None = None,
     starter: int | None = None,
     rated: bool = False,
+    public: bool = True,
 ) -> Game:
     """Deal a new game between ``players``, seated A, B (and C, G3) in that order. The
     seed stays secret until the game ends. ``starter`` names the seat to start (V3
-    ``alternate``); else the deal chooses."""
+    ``alternate``); else the deal chooses. A match's game is as public as its match."""
     if len({p.pk for p in players}) != len(players):
         raise ServiceError(400, "SAME_PLAYER", _("a game needs different players in every seat"))
     clock = clock or (match.clock() if match is not None else TimeControl())
@@ -46,6 +47,7 @@ def start_game(
         seed=str(seed),
         seed_hash=seed_commitment(seed),
         rated=match.rated if match is not None else rated,
+        public=match.public if match is not None else public,
     )
     seats = game.game_rules().seats
     if seats != len(players):

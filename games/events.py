@@ -44,6 +44,7 @@ KINDS: dict[str, Promise] = {
     "stop_called": pgettext_lazy("event", "Stop! was called in a game of yours"),
     "stalemate_offered": pgettext_lazy("event", "a stalemate was offered in a game of yours"),
     "game_over": pgettext_lazy("event", "a game of yours ended"),
+    "message": pgettext_lazy("event", "a player wrote to you at a game"),
 }
 
 #: Sent with ``events`` (the new rows, not yet committed) inside the transaction that

@@ -24,14 +24,17 @@ def start_match(
     stop_mode: str = StopMode.REFEREE,
     clock: TimeControl | None = None,
     rated: bool = False,
+    public: bool = True,
 ) -> Match:
-    """R8.7: a match and its first game; every game of it has the same rules and clock."""
+    """R8.7: a match and its first game; every game of it has the same rules and clock,
+    and is as public as the match (``start_game`` reads ``Match.public``)."""
     match = Match(
         target=target,
         rules=rules,
         rule_options=rule_options or {},
         stop_mode=stop_mode,
         rated=rated,
+        public=public,
     )
     match.set_clock(clock or TimeControl())
     match.save()

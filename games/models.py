@@ -280,6 +280,10 @@ class Game(Seated, RulesFields, TimeControlFields):
     #: Anyone may watch a public game, from the spectator's seat (no hidden card, no
     #: message while it is played: docs/spectators.md); a private one is its players'.
     public = models.BooleanField(_("public"), default=True)
+    #: How many messages its players have written at it (``games.talk``): the game
+    #: page's poll compares it as it compares the version, which a message leaves alone
+    #: (a message is no move: it must not make anyone's ``If-Match`` stale).
+    message_count = models.PositiveIntegerField(_("message count"), default=0)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     #: When the seat to move is next reminded of its deadline (swept every minute).
     reminder_at = models.DateTimeField(_("reminder at"), null=True, blank=True, db_index=True)
@@ -387,6 +391,10 @@ class Message(models.Model):
     #: The number of entries in the game's record when it was written: where the replay
     #: and the export show it.
     ply = models.PositiveIntegerField(_("ply"))
+    #: Whether the other players have been told of it: at once when it was written
+    #: outside its writer's turn, else with the "your turn" (or "game over") that ends
+    #: the turn (``games.talk.deliver``).
+    delivered = models.BooleanField(_("delivered"), default=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

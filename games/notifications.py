@@ -52,9 +52,10 @@ from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, vie
 from games.engine import Game as EngineGame
 from rbank_site.logs import fields
 
+from . import talk
 from .board_text import board_text, mail_table
 from .mail_play import BounceAddress, menu, plays_by_mail
-from .models import Challenge, Game, Notification
+from .models import Challenge, Game, Message, Notification
 from .store import engine_game
 
 logger = logging.getLogger(__name__)
@@ -299,6 +300,12 @@ def send(notification_id: int) -> bool:
         return False
     try:
         moment = moment_of(row)
+        if row.kind == "message" and row.game is not None and not _talk(row, row.game):
+            # Its writer was blocked since: the recipient reads nothing from them.
+            Notification.objects.filter(pk=row.pk).update(
+                status=Notification.Status.OUTDATED, next_attempt_at=None
+            )
+            return False
         if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
             Notification.objects.filter(pk=row.pk).update(
                 status=Notification.Status.OUTDATED, next_attempt_at=None
@@ -413,6 +420,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             position = moment.now
             context["mail_play"] = menu(game, moment.engine, seat)
         context["game"] = game
+        context["talk"] = _talk(row, game)
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
         seen = view(position, seat)
@@ -445,6 +453,19 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["link"] = f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
         context["lobby_link"] = settings.SITE_URL + reverse("lobby")
     return context
+
+
+def _talk(row: Notification, game: Game) -> list[dict[str, str]]:
+    """The players' messages the e-mail carries (``games.talk``), as its recipient may
+    read them when it is sent: none from a writer they have blocked since."""
+    ids = row.context.get("message_ids") or []
+    if not ids:
+        return []
+    written = Message.objects.filter(game=game, pk__in=ids).order_by("pk")
+    return [
+        {"author": game.names().get(message.seat, ""), "text": message.text}
+        for message in talk.for_reader(written, row.user)
+    ]
 
 
 #: E-mails that carry the moves menu and a reply address to a player who plays by mail.
@@ -531,6 +552,7 @@ DIGEST_LABELS = {
     "stalemate_declined": pgettext_lazy("digest", "a stalemate offer was declined"),
     "stop_called": pgettext_lazy("digest", "Stop! was called"),
     "vacation": pgettext_lazy("digest", "an opponent went on vacation"),
+    "message": pgettext_lazy("digest", "a player wrote to you"),
 }
 
 

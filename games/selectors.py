@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 
+from . import talk
 from .models import SEATS, Game
 from .store import engine_game
 
@@ -27,6 +28,34 @@ def game_for(user: User | AnonymousUser, game_id: int) -> Game:
     if game is None or game.seat_of(user.pk) is None:
         raise ServiceError(404, "NOT_FOUND", _("no such game"))
     return game
+
+
+def game_to_watch(user: User | AnonymousUser, game_id: int) -> tuple[Game, int | None]:
+    """The game and the seat it is seen from: a player's own seat; None, the spectator's
+    (docs/spectators.md), for anyone else when the game is public. A private game is
+    404 to a stranger, the very answer for a game that does not exist, so that nobody
+    learns which ids hold private games."""
+    game = Game.objects.prefetch_related(SEATS).filter(pk=game_id).first()
+    seat = None if game is None else game.seat_of(user.pk)
+    if game is None or (seat is None and not game.public):
+        raise ServiceError(404, "NOT_FOUND", _("no such game"))
+    return game, seat
+
+
+#: The longest player name the list of public games filters by (a username's length).
+PLAYER_FILTER_LENGTH = 150
+
+
+def public_games(*, rules: str | None = None, player: str | None = None) -> QuerySet[Game]:
+    """Public games being played, newest activity first: ``rules``, a preset's name, and
+    ``player``, a username (any case), narrow it down. A list shows summaries only, so
+    the stored engine state and record (the largest columns) are not read."""
+    games = Game.objects.filter(public=True, status=Game.Status.PLAYING)
+    if rules:
+        games = games.filter(rules=rules)
+    if player:
+        games = games.filter(seats__user__username__iexact=player[:PLAYER_FILTER_LENGTH])
+    return games.defer("state", "record").prefetch_related(SEATS).order_by("-updated_at", "-pk")
 
 
 def game_state(game: Game, seat: int | None, engine: EngineGame | None = None) -> dict[str, Any]:
@@ -133,11 +162,15 @@ def move_log(engine: EngineGame) -> list[dict[str, Any]]:
     return rows
 
 
-def export_game(game: Game) -> str:
-    """The game in the notation (docs/notation.md). The seed appears only once the game
-    is over, so an export never lets anyone deal the hidden cards of a game in play."""
+def export_game(
+    game: Game, reader: User | AnonymousUser | None = None, seat: int | None = None
+) -> str:
+    """The game in the notation (docs/notation.md), with the messages ``reader`` (in
+    ``seat``; None: a spectator) may read. The seed appears only once the game is over, so
+    an export never lets anyone deal the hidden cards of a game in play."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
-    return engine_game(game).export(header, game.rule_options)
+    comments = [(m.ply, m.seat, m.text) for m in talk.visible(game, reader, seat)]
+    return engine_game(game).export(header, game.rule_options, comments)
 
 
 def game_record(game: Game) -> dict[str, Any]:

@@ -26,11 +26,11 @@ from games.engine.messages import render
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields, logs_refusals
 
-from . import deadlines, events
+from . import deadlines, events, talk
 from .bot_wake import wake_bots
 from .engine_messages import catalogue
 from .matches import settle_match
-from .models import SEATS, Game, Seat
+from .models import SEATS, Game, Message, Seat
 from .notifications import notify
 from .ratings import rate_game
 from .store import engine_game, keep
@@ -88,8 +88,12 @@ def play_moves(
     user: User,
     moves: Sequence[str],
     expected_version: int | None = None,
+    message: str | None = None,
 ) -> MovesResult:
-    """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock."""
+    """Apply a list of moves for ``user``'s seat, all or none, under the game's row lock,
+    with a ``message`` to the others if given (stored with the moves, or not at all;
+    it goes with the turn: ``games.talk``)."""
+    text = None if message is None else talk.clean(message)
     if not moves:
         raise ServiceError(400, "BAD_REQUEST", _("send at least one move"))
     if len(moves) > MAX_MOVES_PER_REQUEST:
@@ -108,6 +112,8 @@ def play_moves(
             raise refused(game, exc) from None
         applied = [str(entry.move) for entry in entries]
         events.later(game, "move", game.players, seat=game.letters[seat], moves=applied)
+        if text is not None:
+            talk.store(game, seat, user, text, ply=engine.entry_count, told=False)
         record_turns(game, engine, seat)
         save(game, engine)
         return MovesResult(game, applied, engine=engine)
@@ -126,7 +132,16 @@ def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
     last_turn = [] if last is None else [str(m) for m in last.moves]
     lost_turn = last is not None and last.lost
     player = game.user_at(engine.to_move)
-    notify("your_turn", user=player, game=game, last_turn=last_turn, lost_turn=lost_turn)
+    told = talk.deliver(game)
+    carried = talk.for_reader(told, player)
+    notify(
+        "your_turn",
+        user=player,
+        game=game,
+        last_turn=last_turn,
+        lost_turn=lost_turn,
+        **_message_ids(carried),
+    )
     events.later(
         game,
         "your_turn",
@@ -135,7 +150,23 @@ def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
         last_turn=last_turn,
         lost_turn=lost_turn,
         deadline=game.deadline,
+        messages=[talk.as_data(message, game) for message in carried],
     )
+    # A third seat hears the turn's messages at once: no "your turn" carries them.
+    for other in game.players:
+        if other is not None and other != player:
+            tell(game, talk.for_reader(told, other), other)
+
+
+def _message_ids(messages: Sequence[Message]) -> dict[str, Any]:
+    """What an e-mail's row keeps of the messages it carries (read when it is sent)."""
+    return {"message_ids": [message.pk for message in messages]} if messages else {}
+
+
+def tell(game: Game, messages: Sequence[Message], reader: User) -> None:
+    """E-mail ``reader`` the ``messages`` no other e-mail carries (kind "message")."""
+    if messages:
+        notify("message", user=reader, game=game, **_message_ids(messages))
 
 
 def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
@@ -188,8 +219,9 @@ def save(game: Game, engine: EngineGame) -> None:
             fields(game=game.pk, status=game.status, ending=game.ending, score=engine.score),
         )
         kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
+        told = talk.deliver(game)  # the last turn's messages go with the end
         for player in game.players:
-            notify(kind, user=player, game=game)
+            notify(kind, user=player, game=game, **_message_ids(talk.for_reader(told, player)))
         outcome = {"ending": game.ending, "winner": game.winner or None, "score": game.score}
         events.later(game, "game_over", game.players, **outcome)
         rate_game(game, engine)
@@ -197,6 +229,23 @@ def save(game: Game, engine: EngineGame) -> None:
             settle_match(game, engine)
     events.flush(game)
     wake_bots(game, engine)
+
+
+@logs_refusals("message")
+def write_message(*, game_id: int, user: User, text: str) -> Message:
+    """``user`` writes to the others at a game (its page's form, the API): at any time,
+    the game over included. Written while it is the writer's turn, it goes with the
+    turn; otherwise the others are told at once (``games.talk``)."""
+    text = talk.clean(text)
+    with transaction.atomic():
+        game, seat = lock_for_player(game_id, user)
+        at_once = talk.told_at_once(game, seat)
+        message = talk.store(game, seat, user, text, ply=game.ply, told=at_once)
+        events.flush(game)
+        if at_once:
+            for reader in talk.readers(game, message):
+                tell(game, [message], reader)
+        return message
 
 
 @logs_refusals("resign")

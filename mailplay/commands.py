@@ -5,7 +5,9 @@ The first line that is not blank holds the command: moves in the notation
 go on over the next lines, up to a blank line), or one word: ``resign``,
 ``stalemate`` (to offer one), ``accept`` or ``decline`` (an offer), ``stop 3`` or
 ``stop 3 H2-F5`` (Stop! on move 3 of the opponent's last turn, in a classic game,
-naming the compulsory move when several fit), ``help``. Whatever follows the command is not read.
+naming the compulsory move when several fit), ``help``. Whatever follows the moves
+(after a blank line, or from the first line that is not moves) is a message to the
+other players, sent with them (``games.talk``); whatever follows a word is not read.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ NOT_A_MOVE = gettext_noop("%(move)s is not a move in the notation")
 @dataclass(frozen=True)
 class Moves:
     moves: tuple[str, ...]
+    #: The text written under the moves ("" for none): a message sent with them.
+    message: str = ""
 
     def __str__(self) -> str:
         return " ".join(self.moves)
@@ -103,17 +107,19 @@ def read_command(text: str) -> Command:
     if word == "stop":
         return _stop(tokens, first)
     moves: list[str] = []
-    for line in lines:
+    rest = 0
+    for rest, line in enumerate(lines, 1):
         tokens = _tokens(line)
         if not tokens:
             break  # a blank line ends the moves
         if not all(_is_move(token) for token in tokens):
             if moves:
-                break  # the moves are over: what follows is not read
+                rest -= 1  # the moves are over: this line is the message's first
+                break
             wrong = next(token for token in tokens if not _is_move(token))
             return _unreadable(NOT_A_MOVE, first, move=repr(wrong[:20]))
         moves.extend(token.upper() for token in tokens)
-    return Moves(tuple(moves))
+    return Moves(tuple(moves), "\n".join(lines[rest:]).strip())
 
 
 def _stop(tokens: list[str], line: str) -> Command:

@@ -221,8 +221,11 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
     }
     try:
         match command:
-            case Moves(moves):
-                answer["played"] = services.play_moves(moves=list(moves), **at).applied
+            case Moves(moves, message):
+                answer["played"] = services.play_moves(
+                    moves=list(moves), message=message or None, **at
+                ).applied
+                answer["wrote"] = bool(message)
                 return Result(Outcome.PLAYED, line, player, game, answer)
             case Stop(number, choice):
                 stopped = stops.call_stop_on(move_number=number, choice=choice, **at)

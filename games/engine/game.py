@@ -357,15 +357,20 @@ class Game(Playing):
         return {k: v for k, v in document.items() if k != "preset"}
 
     def export(
-        self, header: Sequence[tuple[str, str]] = (), options: dict[str, Any] | None = None
+        self,
+        header: Sequence[tuple[str, str]] = (),
+        options: dict[str, Any] | None = None,
+        comments: Sequence[tuple[int, str, str]] = (),
     ) -> str:
         """The game in the notation: tag lines, then one line per turn, then the event
         that ended it (docs/notation.md). ``header``: the first tags (a server's game id,
         rules name, players; by default the preset); ``options``: the options as the
-        game was made with them (by default those that differ from the preset). The seed
+        game was made with them (by default those that differ from the preset);
+        ``comments``: what the players wrote, as (record length when written, seat
+        letter, text), each on a line of its own after the turn it followed. The seed
         appears once the game is over; slips and wrong calls never do."""
         if self._offset:
-            return self._whole().export(header, options)
+            return self._whole().export(header, options, comments)
         position = self._position
         letters = self.rules.seat_names
         tags = list(header) or [("Rules", self.rules.preset)]
@@ -404,10 +409,34 @@ class Game(Playing):
             else:
                 continue  # offers, answers and wrong calls are not in the notation
             turns.setdefault(self._turn_of[i], (letters[entry.seat], []))[1].append(word)
+        notes = sorted(comments, key=lambda note: note[0])
+        written = 0
+        first_entry: dict[int, int] = {}  # each turn's first record index
+        for index, turn in enumerate(self._turn_of):
+            first_entry.setdefault(turn, index)
+
+        def comment_lines(before: int) -> None:
+            """The comments written before record length ``before``, not yet written."""
+            nonlocal written
+            while written < len(notes) and notes[written][0] < before:
+                lines.append(comment(notes[written][1], notes[written][2]))
+                written += 1
+
         for number, (seat, words) in sorted(turns.items()):
+            # A comment follows the turn of the entry just before it.
+            comment_lines(first_entry[number] + 1)
             lines.append(f"{number + 1} {seat}: {' '.join(words)}")
+        comment_lines(len(self._entries))
         lines.extend(events)
+        comment_lines(len(self._entries) + 1)
         return "\n".join(lines) + "\n"
+
+
+def comment(seat: str, text: str) -> str:
+    """A player's words in an export: ``{B: good luck}`` on one line, with ``\\`` and
+    ``}`` escaped by a backslash."""
+    words = " ".join(text.split()).replace("\\", "\\\\").replace("}", "\\}")
+    return f"{{{seat}: {words}}}"
 
 
 def _moves(layout: tuple[int, int, int], seat: int, texts: list[str]) -> list[Move]:

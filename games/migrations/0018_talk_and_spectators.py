@@ -32,6 +32,11 @@ class Migration(migrations.Migration):
                 ),
             )
         ),
+        migrations.AddField(
+            model_name="game",
+            name="message_count",
+            field=models.PositiveIntegerField(default=0, verbose_name="message count"),
+        ),
         migrations.CreateModel(
             name="Message",
             fields=[
@@ -44,6 +49,7 @@ class Migration(migrations.Migration):
                 ("seat", models.CharField(max_length=1, verbose_name="seat")),
                 ("text", models.TextField(verbose_name="text")),
                 ("ply", models.PositiveIntegerField(verbose_name="ply")),
+                ("delivered", models.BooleanField(default=False, verbose_name="delivered")),
                 ("created_at", models.DateTimeField(auto_now_add=True, verbose_name="created at")),
                 (
                     "author",

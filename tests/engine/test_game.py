@@ -523,6 +523,34 @@ def test_it_exports_turn_lines_calls_lost_turns_and_the_ending() -> None:
     )
 
 
+def test_it_exports_the_players_words_as_comments_after_the_turn_they_followed() -> None:
+    game = classic_after(S3, ["H1-F1", "T", "C-W"])  # A's turn: entries 0-2
+    game.call_stop(1, 2)  # B's turn opens with the call
+    while game.to_move == 1:
+        game.play(1, [game.legal_moves(1)[0]])
+    game.resign(0)
+    end = game.entry_count
+    comments = [
+        (end, "B", "good game"),  # after the resignation
+        (0, "B", "good luck"),  # before the first move
+        (2, "A", "oops {sorry}\ntwo lines\\"),  # during A's turn
+        (end - 1, "A", "I give up"),  # before the resignation
+    ]
+    lines = game.export(comments=comments).split("\n\n", 1)[1].splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "{B",
+        "1 A",
+        "{A",
+        "2 B",
+        "{A",
+        "A resigns",
+        "{B",
+    ]
+    assert lines[2] == "{A: oops {sorry\\} two lines\\\\}"
+    assert lines[0] == "{B: good luck}" and lines[-1] == "{B: good game}"
+    assert game.export(comments=[]) == game.export()
+
+
 def test_it_exports_the_options_as_the_game_was_made_with_them() -> None:
     rules = Rules(reserve_size=12, lenient_turn=True)
     game = Game(CLEAN, rules)
