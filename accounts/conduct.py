@@ -9,6 +9,7 @@ writer (``games.talk``). docs/conduct.md says it for players.
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.contrib.auth.models import User
@@ -18,11 +19,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from rbank_site.errors import ServiceError
+from rbank_site.logs import fields
 
 from .bots import level_of
 from .models import Block, ChallengesFrom, Report
 from .services import profile_of
 from .signals import player_blocked
+
+logger = logging.getLogger(__name__)
 
 #: Reports a player may file a day: enough for any real trouble, no flood for the staff.
 MAX_REPORTS_PER_DAY = 20
@@ -176,7 +180,7 @@ def report(
                 _("at most %(count)s reports a day: support staff will read those you sent")
                 % {"count": MAX_REPORTS_PER_DAY},
             )
-        return Report.objects.create(
+        filed = Report.objects.create(
             reporter=reporter,
             reported=reported,
             reason=reason,
@@ -185,6 +189,9 @@ def report(
             message_id=message_id,
             message_text=message_text,
         )
+    # For the staff's log watchers; the reporter is named in the admin only.
+    logger.info("report filed %s", fields(id=filed.pk, reason=reason, game=game_id or "-"))
+    return filed
 
 
 def report_player(reporter: User, username: str, *, reason: str, details: str = "") -> Report:
