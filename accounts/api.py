@@ -1,4 +1,4 @@
-"""REST API for the caller's account: profile and API tokens; the player directory."""
+"""REST API for the caller's account: profile, API tokens, the players it blocks."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from rbank_site.openapi import errors
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import RequestBody
 
-from . import services
-from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken
+from . import conduct, services
+from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, ChallengesFrom
 from .services import start_vacation, vacation_days_left
 
 ME = OpenApiExample(
@@ -32,6 +32,7 @@ ME = OpenApiExample(
         "time_zone": "Europe/Paris",
         "language": "fr",
         "notifications": {"your_turn": "immediately", "reminder": "daily_digest"},
+        "challenges_from": "anyone",
     },
     response_only=True,
 )
@@ -89,6 +90,13 @@ class MeSerializer(RequestBody):
         help_text="Play by mail: every turn's e-mail carries the board, the legal moves and "
         "a reply address, and a reply plays (a game may say otherwise)",
     )
+    challenges_from = serializers.ChoiceField(
+        choices=ChallengesFrom.values,
+        required=False,
+        help_text="Who may challenge me by name or invite me by e-mail: anyone (the "
+        "default); played, the players I have sat at a game with; nobody, open challenges "
+        "only. A challenge it refuses is 403 NOT_ACCEPTING_CHALLENGES.",
+    )
 
 
 def _me(user: User) -> dict[str, Any]:
@@ -104,6 +112,7 @@ def _me(user: User) -> dict[str, Any]:
             "notifications": profile.notifications,
             "reminder_hours": profile.reminder_hours,
             "play_by_mail": profile.play_by_mail,
+            "challenges_from": profile.challenges_from,
             "vacation_until": profile.vacation_until,
             "vacation_days_left": vacation_days_left(profile, timezone.now()),
         }
@@ -122,6 +131,11 @@ class MeApi(APIView):
             OpenApiExample(
                 "Digest my turns",
                 value={"time_zone": "Europe/Paris", "notifications": {"your_turn": "daily_digest"}},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Challenges from players I know",
+                value={"challenges_from": "played"},
                 request_only=True,
             ),
             ME,
@@ -219,4 +233,74 @@ class TokenDetailApi(APIView):
     )
     def delete(self, request: Request, token_id: int) -> Response:
         services.revoke_token(player_of(request), token_id)
+        return Response(status=204)
+
+
+class BlockSerializer(RequestBody):
+    username = fields.CharField(
+        max_length=150, trim_whitespace=False, help_text="The player's username (any case)"
+    )
+
+
+BLOCK = OpenApiExample("A blocked player", value={"username": "mallory"}, response_only=True)
+
+
+class BlockListApi(ListApi):
+    @extend_schema(
+        responses={200: BlockSerializer(many=True), **errors(400)},
+        examples=[BLOCK],
+        summary="The players I block, by name",
+    )
+    def get(self, request: Request) -> Response:
+        return self.page(
+            request,
+            conduct.blocked_by_me(player_of(request)),
+            lambda user: BlockSerializer({"username": user.get_username()}).data,
+        )
+
+    @extend_schema(
+        request=BlockSerializer,
+        responses={
+            201: BlockSerializer,
+            **errors(
+                400,
+                404,
+                413,
+                more={
+                    400: [("Yourself", "SAME_PLAYER", {"message": "you cannot block yourself"})],
+                    404: [
+                        (
+                            "No such player",
+                            "NO_SUCH_PLAYER",
+                            {"message": "there is no player called 'malory'"},
+                        )
+                    ],
+                },
+            ),
+        },
+        examples=[
+            OpenApiExample("Block a player", value={"username": "mallory"}, request_only=True),
+            BLOCK,
+        ],
+        summary="Block a player (docs/conduct.md); blocking twice is one block",
+        description="A blocked player cannot challenge you by name nor invite your address "
+        "(they are told only that you take no challenge from them), neither of you sees the "
+        "other's open challenges, and you read nothing they write, at any game. Your "
+        "pending challenges to them are withdrawn. Nothing tells them of the block.",
+    )
+    def post(self, request: Request) -> Response:
+        data = BlockSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        blocked = conduct.block(player_of(request), data.validated_data["username"])
+        return Response(BlockSerializer({"username": blocked.get_username()}).data, status=201)
+
+
+class BlockDetailApi(APIView):
+    @extend_schema(
+        responses={204: None, **errors()},
+        examples=[OpenApiExample("Unblocked", value=None, response_only=True, status_codes=[204])],
+        summary="Lift a block (none: nothing to do)",
+    )
+    def delete(self, request: Request, username: str) -> Response:
+        conduct.unblock(player_of(request), username)
         return Response(status=204)

@@ -6,29 +6,56 @@ from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.validators import RegexValidator
+from django.core.validators import ProhibitNullCharactersValidator, RegexValidator
 from django.db.models import QuerySet
 from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers
-from rest_framework.permissions import AllowAny
+from rest_framework.fields import empty
+from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.conduct import MAX_DETAILS, report_player
+from accounts.models import Report
 from games.engine import PRESETS, TEXT_PATTERN
 from games.engine import Game as EngineGame
 from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.errors import ServiceError
-from rbank_site.openapi import GAME, MOVES, NO_BODY, ONE_MOVE, errors
+from rbank_site.openapi import (
+    GAME,
+    MESSAGE,
+    MESSAGE_ERRORS,
+    MOVES,
+    NO_BODY,
+    ONE_MOVE,
+    SPECTATED,
+    errors,
+)
 from rbank_site.pagination import ListApi
 from rbank_site.serializers import NoBody, RequestBody
 
-from . import challenges, mail_play, ratings, rules_catalog, selectors, services, stalemate, stops
+from . import (
+    challenges,
+    mail_play,
+    ratings,
+    rules_catalog,
+    selectors,
+    services,
+    stalemate,
+    stops,
+    talk,
+)
 from .clocks import TimeControl
 from .models import Challenge, Game, StopMode
 from .store import engine_game
@@ -48,7 +75,12 @@ class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
         child=fields.IntegerField(), help_text="Wrong Stop! calls per seat (R7.5)"
     )
     players = serializers.DictField(child=fields.CharField())
-    seat = fields.CharField(allow_null=True)
+    public = fields.BooleanField(
+        help_text="Anyone may watch it (docs/spectators.md); false: its players only"
+    )
+    seat = fields.CharField(
+        allow_null=True, help_text="The caller's seat; null: a spectator's view (not a player)"
+    )
     status = fields.CharField()
     to_move = fields.CharField()
     your_turn = fields.BooleanField()
@@ -128,6 +160,47 @@ MOVE_TEXT = RegexValidator(
 )
 
 
+#: A message holds a character that is no space, no control character and no mark
+#: that turns the text's direction: ``talk.clean`` takes those out, and a message with
+#: nothing else is refused (400 EMPTY_MESSAGE). The schema says so.
+MESSAGE_PATTERN = (
+    r"[^\x00-\x20\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202a-\u202f\u205f"
+    r"\u2066-\u2069\u3000]"
+)
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": talk.MAX_LENGTH,
+        "pattern": MESSAGE_PATTERN,
+    }
+)
+class MessageTextField(fields.CharField):
+    """A message as the player typed it: ``games.talk`` cleans it and refuses an empty
+    one (EMPTY_MESSAGE); here only what the schema states is checked, the length as
+    sent (MESSAGE_TOO_LONG). Control characters (a null one too) are the service's to
+    take out, not a reason to refuse the request."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+        self.validators = [
+            v for v in self.validators if not isinstance(v, ProhibitNullCharactersValidator)
+        ]
+
+    def run_validation(self, data: Any = empty) -> Any:
+        if data == "":
+            return data  # EMPTY_MESSAGE, as the service says of every empty message
+        return super().run_validation(data)
+
+    def to_internal_value(self, data: Any) -> str:
+        text = super().to_internal_value(data)
+        if len(text) > talk.MAX_LENGTH:
+            raise talk.too_long(len(text))
+        return text
+
+
 class MovesSerializer(RequestBody):
     moves = serializers.ListField(
         child=fields.CharField(max_length=16, validators=[MOVE_TEXT]),
@@ -138,16 +211,27 @@ class MovesSerializer(RequestBody):
     expected_version = fields.IntegerField(
         required=False, min_value=1, help_text="The version you saw; 412 if the game has moved on."
     )
+    message = MessageTextField(
+        required=False,
+        help_text="A message to the others, stored with the moves (all or none) and told "
+        "with your turn (docs/messages.md): plain text, at most 500 characters as sent",
+    )
 
 
 class GameDetailApi(APIView):
+    permission_classes = [AllowAny]
+
     @extend_schema(
         responses={200: GameStateSerializer, **errors(404)},
-        examples=[GAME],
-        summary="A game from the caller's seat",
+        examples=[GAME, SPECTATED],
+        summary="A game from the caller's seat, or a spectator's (a public game)",
+        description="A player gets their seat's view and legal moves; anyone else, signed "
+        "in or not, the spectator's view of a public game (seat null, only the cards face "
+        "up for everyone, no legal moves). A private game is 404 to anyone but its players.",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return _game_response(request, selectors.game_for(request.user, game_id))
+        game, seat = selectors.game_to_watch(request.user, game_id)
+        return _game_seen_from(game, seat)
 
 
 class PlayByMailSerializer(RequestBody):
@@ -188,10 +272,22 @@ class PlayByMailApi(APIView):
 class PlayMovesApi(APIView):
     @extend_schema(
         request=MovesSerializer,
-        responses={200: GameStateSerializer, **errors(400, 404, 409, 412, 413)},
-        examples=[MOVES, ONE_MOVE, GAME],
+        responses={
+            200: GameStateSerializer,
+            **errors(400, 404, 409, 412, 413, more=MESSAGE_ERRORS),
+        },
+        examples=[
+            MOVES,
+            ONE_MOVE,
+            OpenApiExample(
+                "A turn with a message",
+                value={"moves": ["T", "C-W"], "message": "Nice reserve play!"},
+                request_only=True,
+            ),
+            GAME,
+        ],
         parameters=HEADERS,
-        summary="Post one move or a whole list (all or none)",
+        summary="Post one move or a whole list (all or none), with a message if you like",
     )
     @write
     def post(self, request: Request, game_id: int) -> Response:
@@ -202,8 +298,78 @@ class PlayMovesApi(APIView):
             user=player_of(request),
             moves=data.validated_data["moves"],
             expected_version=expected_version(request, data.validated_data),
+            message=data.validated_data.get("message"),
         )
         return _game_response(request, result.game, result.engine)
+
+
+class MessageSerializer(serializers.Serializer[dict[str, Any]]):
+    """A message at a game (docs/messages.md), as the API and the events give it."""
+
+    id = fields.IntegerField(help_text="What POST /api/v1/reports/ names to report it")
+    seat = fields.CharField(help_text="The writer's seat")
+    author = fields.CharField(help_text='The writer\'s username ("deleted player" once gone)')
+    text = fields.CharField(
+        help_text="Plain text, as the player wrote it (lines end with \\n): never markup, "
+        "show it as text"
+    )
+    ply = fields.IntegerField(
+        help_text="The record's length when it was written: it follows that many entries "
+        "of the log (0: before the first move)"
+    )
+    created_at = serializers.DateTimeField()
+
+
+class WriteMessageSerializer(RequestBody):
+    text = MessageTextField(
+        help_text="Plain text, at most 500 characters as sent; control characters are "
+        "taken out, and a message with nothing else is refused (EMPTY_MESSAGE)"
+    )
+
+
+class MessageListApi(ListApi):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        responses={200: MessageSerializer(many=True), **errors(400, 404)},
+        examples=[MESSAGE],
+        summary="The messages at a game you may read, oldest first",
+        description="A player reads every message but those of players they block; a "
+        "public game's spectator none while it is played, all once it is over.",
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game, seat = selectors.game_to_watch(request.user, game_id)
+        return self.page(
+            request,
+            selectors.messages_for(game, request.user, seat),
+            lambda message: MessageSerializer(talk.as_data(message, game)).data,
+        )
+
+    @extend_schema(
+        request=WriteMessageSerializer,
+        responses={201: MessageSerializer, **errors(400, 404, 409, 413, more=MESSAGE_ERRORS)},
+        examples=[
+            OpenApiExample(
+                "Between turns", value={"text": "Away until Monday, sorry!"}, request_only=True
+            ),
+            MESSAGE,
+        ],
+        parameters=HEADERS,
+        summary="Write to the other players at a game you play (at any time)",
+        description="On your turn the message goes with the turn (the next player reads it "
+        "in their your_turn event and e-mail); otherwise the others are told at once (a "
+        "message event and e-mail). A message changes no version: If-Match is not checked.",
+    )
+    @write
+    def post(self, request: Request, game_id: int) -> Response:
+        data = WriteMessageSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = player_of(request)
+        message = services.write_message(
+            game_id=game_id, user=user, text=data.validated_data["text"]
+        )
+        game = selectors.game_for(user, game_id)
+        return Response(MessageSerializer(talk.as_data(message, game)).data, status=201)
 
 
 class GameListApi(ListApi):
@@ -235,9 +401,62 @@ class GameListApi(ListApi):
         return self.page(
             request,
             selectors.my_games(user, filter_=choice),
-            lambda game: (
-                GameSummarySerializer(selectors.game_summary(game, game.seat_of(user.pk))).data
+            lambda game: _summary(game, game.seat_of(user.pk)),
+        )
+
+
+class PublicGameListApi(ListApi):
+    """The public games being played: anyone may watch them (docs/spectators.md)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        examples=[
+            OpenApiExample(
+                "Games to watch",
+                value={
+                    **{name: SPECTATED.value[name] for name in GameSummarySerializer().fields},
+                    "players": {"A": "carol", "B": "dora"},
+                },
+                response_only=True,
+            )
+        ],
+        parameters=[
+            OpenApiParameter(
+                "rules",
+                str,
+                enum=sorted(PRESETS),
+                required=False,
+                description="Only games of this preset (GET /api/v1/rules/)",
             ),
+            OpenApiParameter(
+                "player",
+                str,
+                required=False,
+                description="Only games this player (a username, any case) plays in",
+            ),
+        ],
+        responses={200: GameSummarySerializer(many=True), **errors(400)},
+        summary="Public games being played, to watch (no sign-in needed)",
+        description="Newest activity first. Each game is seen from the caller's seat when "
+        "they play in it, else from a spectator's (seat null): GET /api/v1/games/{id}/ "
+        "shows its table.",
+    )
+    def get(self, request: Request) -> Response:
+        rules = request.query_params.get("rules")
+        if rules is not None and rules not in PRESETS:
+            raise ServiceError(
+                400,
+                "BAD_REQUEST",
+                _("unknown rules %(rules)s: %(presets)s")
+                % {"rules": repr(rules[:40]), "presets": ", ".join(PRESETS)},
+            )
+        # A null character can be in no username, and no text column can compare with it.
+        player = request.query_params.get("player", "").replace("\x00", "")
+        return self.page(
+            request,
+            selectors.public_games(rules=rules, player=player or None),
+            lambda game: _summary(game, game.seat_of(request.user.pk)),
         )
 
 
@@ -271,6 +490,8 @@ class MoveLogEntrySerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class MoveLogApi(ListApi):
+    permission_classes = [AllowAny]
+
     @extend_schema(
         responses={200: MoveLogEntrySerializer(many=True), **errors(400, 404)},
         examples=[
@@ -280,10 +501,10 @@ class MoveLogApi(ListApi):
                 response_only=True,
             )
         ],
-        summary="Every move of a game, in order",
+        summary="Every move of a game, in order (a public game's to anyone)",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        game = selectors.game_for(request.user, game_id)
+        game, _seat = selectors.game_to_watch(request.user, game_id)
         return self.page(
             request,
             selectors.move_log(engine_game(game)),
@@ -419,6 +640,8 @@ class StalemateAnswerApi(APIView):
 
 
 class RecordApi(APIView):
+    permission_classes = [AllowAny]
+
     @extend_schema(
         responses={200: OpenApiTypes.OBJECT, **errors(404, 409)},
         examples=[
@@ -439,12 +662,16 @@ class RecordApi(APIView):
             )
         ],
         summary="The full record of a finished game: the deal revealed, every move, scores",
+        description="To its players, and to anyone once a public game is over.",
     )
     def get(self, request: Request, game_id: int) -> Response:
-        return Response(selectors.game_record(selectors.game_for(request.user, game_id)))
+        game, _seat = selectors.game_to_watch(request.user, game_id)
+        return Response(selectors.game_record(game))
 
 
 class ExportApi(APIView):
+    permission_classes = [AllowAny]
+
     @extend_schema(
         responses={(200, "text/plain"): OpenApiTypes.STR, **errors(404)},
         examples=[
@@ -456,19 +683,34 @@ class ExportApi(APIView):
                 media_type="text/plain",
             )
         ],
-        summary="The game in the notation (the seed once it is over)",
+        summary="The game in the notation (the seed once it is over), with its messages",
+        description="The messages the caller may read are comment lines, {B: well played}: "
+        "a player's all but those of players they block; a spectator's none while the "
+        "game is played.",
     )
     def get(self, request: Request, game_id: int) -> HttpResponse:
-        game = selectors.game_for(request.user, game_id)
+        game, seat = selectors.game_to_watch(request.user, game_id)
         response = HttpResponse(
-            selectors.export_game(game), content_type="text/plain; charset=utf-8"
+            selectors.export_game(game, request.user, seat),
+            content_type="text/plain; charset=utf-8",
         )
         response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
         return response
 
 
+def _summary(game: Game, seat: int | None) -> dict[str, Any]:
+    """A game in a list, from ``seat`` (None: a spectator's)."""
+    return GameSummarySerializer(selectors.game_summary(game, seat)).data
+
+
 def _game_response(request: Request, game: Game, engine: EngineGame | None = None) -> Response:
-    state = selectors.game_state(game, game.seat_of(request.user.pk), engine)
+    """The game from the caller's seat in it (a write's answer: the caller plays)."""
+    return _game_seen_from(game, game.seat_of(request.user.pk), engine)
+
+
+def _game_seen_from(game: Game, seat: int | None, engine: EngineGame | None = None) -> Response:
+    """The game from ``seat`` (None: a spectator's), with its version as the ETag."""
+    state = selectors.game_state(game, seat, engine)
     return Response(GameStateSerializer(state).data, headers={"ETag": f'"{game.version}"'})
 
 
@@ -535,6 +777,11 @@ class ChallengeSerializer(RequestBody):
         default=True,
         help_text="Whether the game changes the players' ratings (a computer's never moves)",
     )
+    public = fields.BooleanField(
+        required=False,
+        default=True,
+        help_text="Anyone may watch its games (the default); false: its players only",
+    )
     min_rating = fields.IntegerField(
         required=False,
         allow_null=True,
@@ -580,6 +827,7 @@ class ChallengeOutSerializer(serializers.Serializer[dict[str, Any]]):
     bank_cap_days = fields.IntegerField()
     weekend_pause = fields.BooleanField()
     rated = fields.BooleanField()
+    public = fields.BooleanField(help_text="Whether anyone may watch its games")
     min_rating = fields.IntegerField(allow_null=True)
     max_rating = fields.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=Challenge.Status.values)
@@ -602,6 +850,7 @@ CHALLENGE = OpenApiExample(
         "stop_mode": "referee",
         "match_target": None,
         "rated": True,
+        "public": True,
         "min_rating": None,
         "max_rating": None,
         "status": "pending",
@@ -644,6 +893,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
             **{k: v for k, v in asdict(challenge.clock()).items() if k != "control"},
             "time_control": challenge.time_control,
             "rated": challenge.rated,
+            "public": challenge.public,
             "min_rating": challenge.min_rating,
             "max_rating": challenge.max_rating,
             "status": challenge.status,
@@ -665,7 +915,7 @@ class ChallengeListApi(ListApi):
 
     @extend_schema(
         request=ChallengeSerializer,
-        responses={201: ChallengeOutSerializer, **errors(400, 404, 409, 413)},
+        responses={201: ChallengeOutSerializer, **errors(400, 403, 404, 409, 413)},
         examples=[
             OpenApiExample("By username", value={"opponent": "bob"}, request_only=True),
             OpenApiExample(
@@ -674,6 +924,9 @@ class ChallengeListApi(ListApi):
                 request_only=True,
             ),
             OpenApiExample("Open to anyone", value={"open": True}, request_only=True),
+            OpenApiExample(
+                "A private game", value={"opponent": "bob", "public": False}, request_only=True
+            ),
             OpenApiExample(
                 "Three players",
                 value={"rules": "three-player", "opponent": "bob", "second_opponent": "carol"},
@@ -712,6 +965,7 @@ class ChallengeListApi(ListApi):
             rated=values["rated"],
             min_rating=values.get("min_rating"),
             max_rating=values.get("max_rating"),
+            public=values["public"],
         )
         return Response(_challenge(challenge, user), status=201)
 
@@ -930,4 +1184,123 @@ class LeaderboardApi(ListApi):
             request,
             ratings.leaderboard(family),
             lambda row: LeaderboardRowSerializer(ratings.ladder_row(row)).data,
+        )
+
+
+class ReportSerializer(RequestBody):
+    message = fields.IntegerField(
+        required=False, min_value=1, help_text="A message's id (GET .../messages/)"
+    )
+    player = fields.CharField(
+        required=False, max_length=150, trim_whitespace=False, help_text="A player's username"
+    )
+    reason = serializers.ChoiceField(
+        choices=Report.Reason.values, help_text="abuse, spam, cheating or other"
+    )
+    details = fields.CharField(
+        required=False,
+        default="",
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=MAX_DETAILS,
+        help_text="What happened, for support staff",
+    )
+
+
+class ReportOutSerializer(serializers.Serializer[dict[str, Any]]):
+    id = fields.IntegerField()
+    reason = serializers.ChoiceField(choices=Report.Reason.values)
+    created_at = serializers.DateTimeField()
+
+
+class ReportApi(APIView):
+    @extend_schema(
+        request=ReportSerializer,
+        responses={
+            201: ReportOutSerializer,
+            **errors(
+                400,
+                404,
+                413,
+                more={
+                    400: [
+                        (
+                            "Your own message",
+                            "SAME_PLAYER",
+                            {"message": "you cannot report your own message"},
+                        )
+                    ],
+                    404: [
+                        (
+                            "A message you may not read",
+                            "NOT_FOUND",
+                            {"message": "no such message"},
+                        ),
+                        (
+                            "No such player",
+                            "NO_SUCH_PLAYER",
+                            {"message": "there is no player called 'malory'"},
+                        ),
+                    ],
+                    429: [
+                        (
+                            "Too many reports",
+                            "TOO_MANY_REPORTS",
+                            {
+                                "message": "at most 20 reports a day: support staff will "
+                                "read those you sent"
+                            },
+                        )
+                    ],
+                },
+            ),
+        },
+        examples=[
+            OpenApiExample(
+                "A message", value={"message": 812, "reason": "abuse"}, request_only=True
+            ),
+            OpenApiExample(
+                "A player",
+                value={
+                    "player": "mallory",
+                    "reason": "cheating",
+                    "details": "Plays the engine's first legal move, instantly, every time.",
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Reported",
+                value={"id": 31, "reason": "abuse", "created_at": "2026-11-25T09:20:00Z"},
+                response_only=True,
+            ),
+        ],
+        summary="Report a message or a player to support staff (docs/conduct.md)",
+        description="Exactly one of message (one you may read, not yours) or player. A "
+        "message is reported once by each player: a second report answers the first. "
+        "Whoever is reported is never told by whom.",
+    )
+    def post(self, request: Request) -> Response:
+        data = ReportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        if ("message" in values) == ("player" in values):
+            raise ServiceError(
+                400,
+                "BAD_REQUEST",
+                _("give exactly one of: message (its id) or player (a username)"),
+            )
+        user = player_of(request)
+        if "message" in values:
+            report = talk.report_message(
+                user, values["message"], reason=values["reason"], details=values["details"]
+            )
+        else:
+            report = report_player(
+                user, values["player"], reason=values["reason"], details=values["details"]
+            )
+        return Response(
+            ReportOutSerializer(
+                {"id": report.pk, "reason": report.reason, "created_at": report.created_at}
+            ).data,
+            status=201,
         )

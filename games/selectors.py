@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
 
-from . import talk
-from .models import SEATS, Game
+from .models import SEATS, Game, Message
 from .store import engine_game
 
 
@@ -132,6 +131,7 @@ def game_summary(game: Game, seat: int | None) -> dict[str, Any]:
         "stop_mode": game.stop_mode,
         "wrong_calls": {seat.letter: seat.wrong_calls for seat in game.seat_rows},
         "players": game.names(),
+        "public": game.public,
         "seat": None if seat is None else game.letters[seat],
         "status": game.status,
         "to_move": game.to_move,
@@ -162,6 +162,20 @@ def move_log(engine: EngineGame) -> list[dict[str, Any]]:
     return rows
 
 
+def messages_for(
+    game: Game, reader: User | AnonymousUser | None, seat: int | None
+) -> QuerySet[Message]:
+    """The messages of ``game`` that ``reader`` may read, oldest first: a player's
+    (``seat``), but those of writers they block; a spectator's (``seat`` None) once the
+    game is over, none while it is played (docs/spectators.md)."""
+    messages = Message.objects.filter(game=game).select_related("author").order_by("pk")
+    if seat is None and game.status == Game.Status.PLAYING:
+        return messages.none()
+    if reader is not None and reader.is_authenticated:
+        messages = messages.exclude(author__blocks_received__blocker=reader)
+    return messages
+
+
 def export_game(
     game: Game, reader: User | AnonymousUser | None = None, seat: int | None = None
 ) -> str:
@@ -169,7 +183,7 @@ def export_game(
     ``seat``; None: a spectator) may read. The seed appears only once the game is over, so
     an export never lets anyone deal the hidden cards of a game in play."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
-    comments = [(m.ply, m.seat, m.text) for m in talk.visible(game, reader, seat)]
+    comments = [(m.ply, m.seat, m.text) for m in messages_for(game, reader, seat)]
     return engine_game(game).export(header, game.rule_options, comments)
 
 

@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import F, QuerySet
+from django.contrib.auth.models import User
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -34,6 +34,7 @@ from rbank_site.errors import ServiceError
 
 from . import events
 from .models import SEATS, Game, Message
+from .selectors import messages_for
 
 #: The longest message, in characters: a note with a move, not a letter.
 MAX_LENGTH = 500
@@ -61,14 +62,20 @@ def clean(text: str) -> str:
     if not text:
         raise ServiceError(400, "EMPTY_MESSAGE", _("the message is empty"))
     if len(text) > MAX_LENGTH:
-        raise ServiceError(
-            400,
-            "MESSAGE_TOO_LONG",
-            _("a message holds at most %(limit)s characters (this one has %(count)s)")
-            % {"limit": MAX_LENGTH, "count": len(text)},
-            limit=MAX_LENGTH,
-        )
+        raise too_long(len(text))
     return text
+
+
+def too_long(count: int) -> ServiceError:
+    """The refusal of a message of ``count`` characters: nothing is cut, so nothing the
+    player wrote is lost without their knowing."""
+    return ServiceError(
+        400,
+        "MESSAGE_TOO_LONG",
+        _("a message holds at most %(limit)s characters (this one has %(count)s)")
+        % {"limit": MAX_LENGTH, "count": count},
+        limit=MAX_LENGTH,
+    )
 
 
 def _check_rate(game: Game, user: User) -> None:
@@ -138,22 +145,11 @@ def deliver(game: Game) -> list[Message]:
 def for_reader(messages: Iterable[Message], reader: User | None) -> list[Message]:
     """Of ``messages``, those ``reader`` is told of: not their own, not from someone
     they block."""
-    if reader is None:
-        return []
+    messages = list(messages)
+    if reader is None or not messages:
+        return []  # no query: most turns carry no message
     kept = blocked_ids(reader)
     return [m for m in messages if m.author_id != reader.pk and m.author_id not in kept]
-
-
-def visible(game: Game, reader: User | AnonymousUser | None, seat: int | None) -> QuerySet[Message]:
-    """The messages of ``game`` that ``reader`` may read, oldest first: a player's
-    (``seat``), but those of writers they block; a spectator's (``seat`` None) once the
-    game is over, none while it is played (docs/spectators.md)."""
-    messages = Message.objects.filter(game=game).select_related("author").order_by("pk")
-    if seat is None and game.status == Game.Status.PLAYING:
-        return messages.none()
-    if reader is not None and reader.is_authenticated:
-        messages = messages.exclude(author__blocks_received__blocker=reader)
-    return messages
 
 
 def as_data(message: Message, game: Game) -> dict[str, Any]:
@@ -176,7 +172,7 @@ def report_message(reporter: User, message_id: int, *, reason: str, details: str
     if message is not None:
         game = Game.objects.prefetch_related(SEATS).get(pk=message.game_id)
         seat = game.seat_of(reporter.pk)
-        readable = (seat is not None or game.public) and visible(game, reporter, seat).filter(
+        readable = (seat is not None or game.public) and messages_for(game, reporter, seat).filter(
             pk=message.pk
         ).exists()
     if message is None or not readable:

@@ -40,7 +40,7 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
                 "BAD_REQUEST",
                 {
                     "message": "expected_verison: unknown field (this operation takes: "
-                    "expected_version, moves)"
+                    "expected_version, message, moves)"
                 },
             ),
             (
@@ -53,6 +53,20 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
     401: (
         "Not signed in",
         [("Not signed in", "NOT_AUTHENTICATED", {"message": "invalid or revoked token"})],
+    ),
+    403: (
+        "The player takes no challenge from you (their setting, whatever its reason)",
+        [
+            (
+                "Not taking challenges",
+                "NOT_ACCEPTING_CHALLENGES",
+                {
+                    "message": "bob does not take challenges from you: an open challenge "
+                    "may find them",
+                    "player": "bob",
+                },
+            )
+        ],
     ),
     404: (
         "Not yours, or no such thing",
@@ -119,8 +133,15 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
 }
 
 
-def errors(*statuses: int) -> dict[int, OpenApiResponse]:
-    """Error responses for an operation, each with examples of the one error shape.
+#: An error's example: its name, its code and the rest of its body.
+ErrorExample = tuple[str, str, dict[str, Any]]
+
+
+def errors(
+    *statuses: int, more: dict[int, list[ErrorExample]] | None = None
+) -> dict[int, OpenApiResponse]:
+    """Error responses for an operation, each with examples of the one error shape;
+    ``more``: the operation's own examples, first, beside the shared ones.
 
     Write operations name 400 and 413: any body can be unreadable, hold an unknown
     field, or be too large.
@@ -128,15 +149,39 @@ def errors(*statuses: int) -> dict[int, OpenApiResponse]:
     out = {}
     for status in (*statuses, 401, 429):
         description, examples = _ERRORS[status]
+        own = (more or {}).get(status, [])
         out[status] = OpenApiResponse(
             ErrorSerializer,
             description=description,
             examples=[
                 OpenApiExample(name, value={"error": code, **body}, status_codes=[status])
-                for name, code, body in examples
+                for name, code, body in [*own, *examples]
             ],
         )
     return out
+
+
+#: The refusals of a message (games.talk), for the operations that take one.
+MESSAGE_ERRORS: dict[int, list[ErrorExample]] = {
+    400: [
+        ("An empty message", "EMPTY_MESSAGE", {"message": "the message is empty"}),
+        (
+            "A message too long",
+            "MESSAGE_TOO_LONG",
+            {
+                "message": "a message holds at most 500 characters (this one has 612)",
+                "limit": 500,
+            },
+        ),
+    ],
+    429: [
+        (
+            "Too many messages",
+            "TOO_MANY_MESSAGES",
+            {"message": "at most 5 messages a minute at a game: wait a little"},
+        )
+    ],
+}
 
 
 def _game_example() -> dict[str, Any]:
@@ -150,6 +195,7 @@ def _game_example() -> dict[str, Any]:
         "stop_mode": "referee",
         "wrong_calls": {"A": 0, "B": 0},
         "players": {"A": "alice", "B": "bob"},
+        "public": True,
         "seat": "AB"[seat],
         "status": "playing",
         "to_move": "AB"[seat],
@@ -178,6 +224,35 @@ def _game_example() -> dict[str, Any]:
 
 
 GAME = OpenApiExample("A game, from the seat to move", value=_game_example(), response_only=True)
+
+
+def _spectated_example() -> dict[str, Any]:
+    """The same game from the spectator's seat: only what lies face up for everyone."""
+    return {
+        **_game_example(),
+        "seat": None,
+        "your_turn": False,
+        "position": view(deal(20261122), None),
+        "legal_moves": [],
+    }
+
+
+SPECTATED = OpenApiExample(
+    "A public game, from a spectator's seat", value=_spectated_example(), response_only=True
+)
+#: A message at a game, as the API and the events give it (games.talk.as_data).
+MESSAGE = OpenApiExample(
+    "A message",
+    value={
+        "id": 812,
+        "seat": "B",
+        "author": "bob",
+        "text": "Nice reserve play! I'm away until Monday.",
+        "ply": 57,
+        "created_at": "2026-11-25T09:14:03.120000+00:00",
+    },
+    response_only=True,
+)
 MOVES = OpenApiExample(
     "A whole turn",
     value={"moves": ["H3-F1", "R-H3", "T", "C-W"], "expected_version": 7},
@@ -190,7 +265,8 @@ NO_BODY = OpenApiExample("No body needed", value={}, request_only=True)
 def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Every request body refuses a field it does not name (``RequestBody``): the
     schema says so with ``additionalProperties: false``. A challenge names exactly one
-    of: a player, an e-mail address, or ``open: true``."""
+    of: a player, an e-mail address, or ``open: true``; a report, a message or a
+    player."""
     schemas = result.get("components", {}).get("schemas", {})
     for name, component in schemas.items():
         if name.endswith("Request") and component.get("type") == "object":
@@ -198,6 +274,12 @@ def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, An
             for prop in component.get("properties", {}).values():
                 if prop.get("type") == "string" and not {"pattern", "enum", "format"} & set(prop):
                     prop["pattern"] = NO_NUL  # DRF refuses a null character in a string
+    report = schemas.get("ReportRequest")
+    if report is not None:
+        report["oneOf"] = [
+            {"required": ["message"], "not": {"required": ["player"]}},
+            {"required": ["player"], "not": {"required": ["message"]}},
+        ]
     challenge = schemas.get("ChallengeRequest")
     if challenge is not None:
         _challenge_rules(challenge)

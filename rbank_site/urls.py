@@ -35,6 +35,12 @@ urlpatterns = [
         accounts_api.TokenDetailApi.as_view(),
         name="api-token",
     ),
+    path("api/v1/me/blocks/", accounts_api.BlockListApi.as_view(), name="api-blocks"),
+    path(
+        "api/v1/me/blocks/<str:username>/",
+        accounts_api.BlockDetailApi.as_view(),
+        name="api-block",
+    ),
     path("api/v1/me/webhooks/", webhooks_api.WebhookListApi.as_view(), name="api-webhooks"),
     path(
         "api/v1/me/webhooks/<int:webhook_id>/",
@@ -68,7 +74,9 @@ urlpatterns = [
             ("cancel", api.ChallengeCancelApi, "api-challenge-cancel"),
         )
     ),
+    path("api/v1/reports/", api.ReportApi.as_view(), name="api-reports"),
     path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
+    path("api/v1/games/public/", api.PublicGameListApi.as_view(), name="api-public-games"),
     path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
     path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),
     path("api/v1/games/<int:game_id>/export/", api.ExportApi.as_view(), name="api-game-export"),
@@ -85,6 +93,11 @@ urlpatterns = [
         name="api-game-stalemate-answer",
     ),
     path("api/v1/games/<int:game_id>/moves/", api.PlayMovesApi.as_view(), name="api-game-moves"),
+    path(
+        "api/v1/games/<int:game_id>/messages/",
+        api.MessageListApi.as_view(),
+        name="api-game-messages",
+    ),
     path("api/v1/games/<int:game_id>/stop/", api.StopApi.as_view(), name="api-game-stop"),
     path(
         "api/v1/games/<int:game_id>/play-by-mail/",

@@ -56,7 +56,8 @@ def test_it_gives_the_move_log_and_the_last_turn(game: Game, alice: User, bob: U
     assert state["last_turn"]["moves"] == [e["move"] for e in log]
 
 
-def test_it_refuses_the_log_to_a_stranger(game: Game, charlie: User) -> None:
+def test_it_refuses_a_private_games_log_to_a_stranger(game: Game, charlie: User) -> None:
+    Game.objects.filter(pk=game.pk).update(public=False)
     assert api(charlie, "get", f"games/{game.pk}/log/").status_code == 404
     assert api(charlie, "get", f"games/{game.pk}/export/").status_code == 404
 

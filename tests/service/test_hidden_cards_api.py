@@ -1,5 +1,6 @@
 """Hidden cards never leave the server: whole games played through the API, every
-response read by both players and a stranger, checked against the table."""
+response read by both players and a stranger, checked against the table. (A public
+game's spectator: test_spectators_api.py.)"""
 
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ def play_checking_every_response(
     game: Game, players: dict[str, User], rng: random.Random, turns: int, stranger: User
 ) -> Position:
     """Play random turns through the API; before each, every output for both players
-    hides what is face down, and the stranger gets nothing. Returns the last table."""
+    hides what is face down, and the stranger gets nothing of the private game. Returns
+    the last table."""
     table = position_of(game)
     for _ in range(turns):
         game.refresh_from_db()
@@ -75,7 +77,7 @@ def play_checking_every_response(
 def test_no_response_shows_a_face_down_card(
     seed: int, alice: User, bob: User, charlie: User
 ) -> None:
-    game = start_game(alice, bob, seed=seed)
+    game = start_game(alice, bob, seed=seed, public=False)
     table = play_checking_every_response(
         game, {"A": alice, "B": bob}, random.Random(seed), 400, charlie
     )

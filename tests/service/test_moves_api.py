@@ -47,17 +47,27 @@ def test_it_lists_legal_moves_only_to_the_seat_to_move(game: Game, alice: User, 
     assert client_for(other).get(url(game)).json()["legal_moves"] == []
 
 
-def test_it_hides_a_game_from_a_stranger(game: Game, charlie: User) -> None:
+def test_it_hides_a_private_game_from_a_stranger(game: Game, charlie: User) -> None:
+    Game.objects.filter(pk=game.pk).update(public=False)
     response = client_for(charlie).get(url(game))
     assert response.status_code == 404
     assert response.json()["error"] == "NOT_FOUND"
     assert post_moves(charlie, game, ["T"]).status_code == 404
 
 
-def test_it_requires_authentication(game: Game) -> None:
-    response = client_for(None).get(url(game))
+def test_a_stranger_cannot_move_in_a_public_game(game: Game, charlie: User) -> None:
+    assert client_for(charlie).get(url(game)).json()["seat"] is None  # a spectator
+    assert post_moves(charlie, game, ["T"]).status_code == 404
+    game.refresh_from_db()
+    assert game.version == 1 and game.ply == 0
+
+
+def test_moving_requires_authentication(game: Game) -> None:
+    response = client_for(None).post(url(game, "moves/"), {"moves": ["T"]}, format="json")
     assert response.status_code in (401, 403)
     assert response.json()["error"] in ("NOT_AUTHENTICATED", "FORBIDDEN")
+    Game.objects.filter(pk=game.pk).update(public=False)
+    assert client_for(None).get(url(game)).status_code == 404
 
 
 def test_it_applies_a_move_and_bumps_the_version(game: Game, alice: User, bob: User) -> None:
@@ -117,7 +127,7 @@ def test_it_refuses_a_misspelt_version_instead_of_playing_unchecked(
     assert response.json() == {
         "error": "BAD_REQUEST",
         "message": "expected_verison: unknown field (this operation takes: expected_version, "
-        "moves)",
+        "message, moves)",
     }
     game.refresh_from_db()
     assert game.ply == 0 and game.version == 1

@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from accounts.conduct import block
 from accounts.services import create_token
 from games.challenges import create_challenge
 from games.models import Game, Rating
+from games.services import write_message
 from webhooks.services import create_webhook, ping
 
 from .api_operations import Operation, api_operations, write_operations
@@ -51,6 +53,11 @@ def test_it_lists_the_whole_api(schema: dict[str, Any]) -> None:
         "/api/v1/games/{game_id}/export/",
         "/api/v1/games/{game_id}/resign/",
         "/api/v1/games/{game_id}/stalemate/offer/",
+        "/api/v1/games/{game_id}/messages/",
+        "/api/v1/games/public/",
+        "/api/v1/me/blocks/",
+        "/api/v1/me/blocks/{username}/",
+        "/api/v1/reports/",
     ):
         assert path in paths
 
@@ -118,6 +125,10 @@ def test_every_list_is_paginated_and_the_schema_says_so(
     create_webhook(alice, "https://hooks.example.com/other", ["game_over"])
     ping(alice, hook.pk)
     ping(alice, hook.pk)
+    write_message(game_id=game.pk, user=bob, text="good luck")
+    write_message(game_id=game.pk, user=alice, text="you too")
+    for name in ("mallory", "trudy"):
+        block(alice, User.objects.create_user(name).get_username())
     client = client_for(alice)
     lists = []
     for op in sorted(api_operations(("get",)), key=str):
@@ -143,8 +154,11 @@ def test_every_list_is_paginated_and_the_schema_says_so(
     assert sorted(lists) == [
         "/api/v1/challenges/",
         "/api/v1/games/",
+        "/api/v1/games/public/",
         "/api/v1/games/{game_id}/log/",
+        "/api/v1/games/{game_id}/messages/",
         "/api/v1/leaderboard/",
+        "/api/v1/me/blocks/",
         "/api/v1/me/tokens/",
         "/api/v1/me/webhooks/",
         "/api/v1/me/webhooks/{webhook_id}/deliveries/",

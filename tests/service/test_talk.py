@@ -20,7 +20,7 @@ from accounts.services import delete_account, update_profile
 from games import talk
 from games.dealing import start_game
 from games.models import Event, Game, Message, Notification
-from games.selectors import export_game
+from games.selectors import export_game, messages_for
 from games.services import play_moves, resign, write_message
 from mailplay.commands import Moves, read_command
 from mailplay.models import InboundMail
@@ -271,8 +271,8 @@ def test_a_blocked_writer_is_accepted_and_never_read_by_the_blocker(
     assert not smtp_inbox.messages
     assert "message" not in kinds_for(mover)
     seat = game.seat_of(mover.pk)
-    assert list(talk.visible(game, mover, seat)) == []
-    assert list(talk.visible(game, waiting, game.seat_of(waiting.pk))) == [message]
+    assert list(messages_for(game, mover, seat)) == []
+    assert list(messages_for(game, waiting, game.seat_of(waiting.pk))) == [message]
     # Nor in the turn's e-mail or event: the blocked player's message with moves.
     run(play_moves, game_id=game.pk, user=mover, moves=whole_turn(game))
     run(play_moves, game_id=game.pk, user=waiting, moves=whole_turn(game), message="and now?")
@@ -310,13 +310,13 @@ def test_spectators_read_no_message_while_the_game_is_played_and_all_once_over(
 ) -> None:
     mover, waiting = mover_and_other(game, alice, bob)
     write_message(game_id=game.pk, user=waiting, text="good luck")
-    assert list(talk.visible(game, charlie, None)) == []
+    assert list(messages_for(game, charlie, None)) == []
     assert "good luck" not in export_game(game, charlie, None)
     assert "{" not in export_game(game).split("\n\n", 1)[1]
     assert "good luck" in export_game(game, mover, game.seat_of(mover.pk))
     resign(game_id=game.pk, user=mover)
     game.refresh_from_db()
-    assert [m.text for m in talk.visible(game, charlie, None)] == ["good luck"]
+    assert [m.text for m in messages_for(game, charlie, None)] == ["good luck"]
     assert "good luck" in export_game(game, charlie, None)
 
 
@@ -339,7 +339,7 @@ def test_a_deleted_players_messages_stay_with_the_game(game: Game, alice: User, 
     write_message(game_id=game.pk, user=bob, text="see you")
     delete_account(bob)
     game.refresh_from_db()
-    (message,) = talk.visible(game, alice, 0)
+    (message,) = messages_for(game, alice, 0)
     assert (message.author, message.text) == (None, "see you")
     assert talk.as_data(message, game)["author"] == game.names()[message.seat]
 
