@@ -1,4 +1,5 @@
-"""The account pages' forms: profile and notifications, API tokens, vacation."""
+"""The account pages' forms: profile and notifications (and who may challenge the
+player), API tokens, vacation, blocking a player."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import NOTIFICATION_EVENTS, TIME_ZONES
+from .models import NOTIFICATION_EVENTS, TIME_ZONES, ChallengesFrom
 
 #: What each event is, in the words the profile page uses.
 EVENT_LABELS = {
@@ -23,6 +24,7 @@ EVENT_LABELS = {
     "stalemate_declined": gettext_lazy("My stalemate offer is declined"),
     "stop_called": gettext_lazy("My opponent calls Stop! on my move"),
     "vacation": gettext_lazy("An opponent goes on vacation"),
+    "message": gettext_lazy("A player writes to me at a game"),
 }
 MODE_CHOICES = [
     ("immediately", gettext_lazy("E-mail at once")),
@@ -68,6 +70,18 @@ class ProfileForm(forms.Form):
         ),
     )
 
+    #: Not sent (a form from an older page): the setting stays as it is.
+    challenges_from = forms.ChoiceField(
+        choices=ChallengesFrom.choices,
+        required=False,
+        widget=forms.RadioSelect,
+        label=gettext_lazy("Who may challenge me"),
+        help_text=gettext_lazy(
+            "By name or by an e-mail invitation. Open challenges are for anyone, and a "
+            "player you block can never challenge you."
+        ),
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for event in NOTIFICATION_EVENTS:
@@ -101,6 +115,7 @@ class ProfileForm(forms.Form):
             "reminder_hours": data["reminder_hours"],
             "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
             "play_by_mail": data["play_by_mail"],
+            **({"challenges_from": data["challenges_from"]} if data["challenges_from"] else {}),
         }
 
 
@@ -110,6 +125,15 @@ class TokenForm(forms.Form):
         max_length=60,
         label=gettext_lazy("Name"),
         help_text=gettext_lazy("What the token is for, e.g. “my bot” or “phone app”."),
+    )
+
+
+class BlockForm(forms.Form):
+    username = forms.CharField(
+        max_length=150,
+        label=gettext_lazy("Username"),
+        help_text=gettext_lazy("The player to block, as their page names them."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
     )
 
 

@@ -1,5 +1,5 @@
-"""Account pages: profile and notifications, the calendar link, API tokens, vacation;
-and the one-click
+"""Account pages: profile and notifications (and who may challenge the player), the
+calendar link, API tokens, vacation, the players one blocks; and the one-click
 unsubscribe link of every e-mail, which works without signing in."""
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rbank_site.errors import ServiceError
 
-from . import invitations, services
-from .forms import DeleteAccountForm, ProfileForm, TokenForm, VacationForm
+from . import conduct, invitations, services
+from .forms import BlockForm, DeleteAccountForm, ProfileForm, TokenForm, VacationForm
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_NAMES
 from .services import start_vacation, vacation_days_left
 
@@ -93,6 +93,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "language": current.language,
                 "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
                 "play_by_mail": current.play_by_mail,
+                "challenges_from": current.challenges_from,
                 **{f"notify_{e}": mode for e, mode in current.notifications.items()},
             }
         )
@@ -172,6 +173,37 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
     return redirect("tokens")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def blocks(request: HttpRequest) -> HttpResponse:
+    """The players I block (docs/conduct.md): block one by username (``username``), or
+    lift a block (``unblock``, a username). Only I, and support staff, see this list."""
+    user = _user(request)
+    form = BlockForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        if "unblock" in request.POST:
+            name = request.POST["unblock"]
+            conduct.unblock(user, name)
+            messages.success(request, _("You no longer block %(name)s.") % {"name": name})
+            return redirect("blocks")
+        if form.is_valid():
+            try:
+                blocked = conduct.block(user, form.cleaned_data["username"].strip())
+            except ServiceError as exc:
+                form.add_error("username", exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("You block %(name)s. Nobody else is told.")
+                    % {"name": blocked.get_username()},
+                )
+                return redirect("blocks")
+        status = 400  # the form again, with the refusal beside the field
+    context = {"form": form, "blocked": conduct.blocked_by_me(user)}
+    return render(request, "accounts/blocks.html", context, status=status)
 
 
 @login_required

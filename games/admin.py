@@ -18,6 +18,7 @@ from django.http import HttpRequest
 from django.utils.functional import lazy
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -31,6 +32,7 @@ from .models import (
     IdempotentRequest,
     Match,
     MatchSeat,
+    Message,
     Notification,
     Rating,
     Seat,
@@ -194,6 +196,30 @@ class NotificationAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("game"))
     def game_link(self, row: Notification) -> SafeString | str:
         return link(row.game)
+
+
+@admin.register(Message)
+class MessageAdmin(ReadOnlyAdmin):
+    """What players wrote at their games (docs/messages.md), found by its words, its
+    game or its writer; read-only (a reported message is copied into its report)."""
+
+    list_display = ["id", "created_at", "game_link", "author_link", "seat", "excerpt", "ply"]
+    list_display_links = ["id"]
+    search_fields = ["text", "game__id__exact", "author__username"]
+    list_select_related = ["game", "author"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=gettext_lazy("game"))
+    def game_link(self, row: Message) -> SafeString | str:
+        return link(row.game)
+
+    @admin.display(description=gettext_lazy("author"))
+    def author_link(self, row: Message) -> SafeString | str:
+        return link(row.author)
+
+    @admin.display(description=gettext_lazy("text"))
+    def excerpt(self, row: Message) -> str:
+        return Truncator(row.text).chars(80)
 
 
 @admin.register(Rating)

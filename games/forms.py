@@ -1,4 +1,4 @@
-"""The lobby's "new game" form."""
+"""The lobby's "new game" form, and the forms that report a player or a message."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from accounts.conduct import MAX_DETAILS
+from accounts.models import Report
 
 from . import rules_catalog
 from .clocks import BANK, PER_TURN, TimeControl
@@ -93,6 +96,14 @@ class NewGameForm(forms.Form):
         initial=True,
         label=gettext_lazy("Rated: the result changes both players' ratings"),
     )
+    #: Unticked, the game is public: anyone may watch it (docs/spectators.md).
+    private = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("Private game: only its players can see it"),
+        help_text=gettext_lazy(
+            "Else anyone may watch it being played, seeing only the cards that lie face up."
+        ),
+    )
     min_rating = forms.IntegerField(
         required=False,
         min_value=0,
@@ -162,3 +173,22 @@ class NewGameForm(forms.Form):
             bank_cap_days=max(14, initial),
             weekend_pause=data["weekend_pause"],
         )
+
+
+class ReportForm(forms.Form):
+    """A report for support staff (docs/conduct.md): why, and for a player, what
+    happened. A reported message needs no more than the reason: its words go with it."""
+
+    reason = forms.ChoiceField(
+        choices=Report.Reason.choices,
+        label=gettext_lazy("Reason"),
+    )
+    details = forms.CharField(
+        required=False,
+        max_length=MAX_DETAILS,
+        widget=forms.Textarea(attrs={"rows": 3, "maxlength": MAX_DETAILS}),
+        label=gettext_lazy("What happened (optional)"),
+        help_text=gettext_lazy(
+            "Only support staff read it; the player is never told who reported them."
+        ),
+    )

@@ -32,7 +32,7 @@ from accounts.conduct import blocked_ids, blockers_of, report
 from accounts.models import Report
 from rbank_site.errors import ServiceError
 
-from . import events
+from . import events, poll
 from .models import SEATS, Game, Message
 from .selectors import messages_for
 
@@ -108,6 +108,7 @@ def store(game: Game, seat: int, user: User, text: str, *, ply: int, told: bool)
     # Read under the row lock: the poll's stamp (games.poll) moves on by one.
     game.message_count += 1
     Game.objects.filter(pk=game.pk).update(message_count=F("message_count") + 1)
+    poll.messages_changed(game.pk, game.message_count)
     for reader in readers(game, message):
         events.later(game, "message", [reader], message=as_data(message, game))
     return message

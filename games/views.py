@@ -1,4 +1,6 @@
-"""HTML pages: the lobby, the game table, the replay, the rules, the invitation link.
+"""HTML pages: the lobby, the game table (a player's or a spectator's) and its messages,
+the replay, the public games, a player's page (blocking and reporting them), the rules,
+the invitation link.
 
 Thin views, as the API's: read the request, call one service or selector, render.
 A page that changes the game posts a form; the table's script posts the same
@@ -9,12 +11,16 @@ redirect, so the page updates in place with or without JavaScript.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,8 +30,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST, require_safe
 
-from accounts import invitations
+from accounts import conduct, invitations
 from accounts.bots import BOT_PLAYERS
+from accounts.models import Report
 from accounts.services import calendar_address, calendar_owner, has_account, profile_of
 from games.engine import PRESETS, seed_commitment, view
 from games.engine import Game as EngineGame
@@ -41,10 +48,11 @@ from . import (
     selectors,
     services,
     stops,
+    talk,
 )
 from .board import build_board, revealed_view
-from .forms import NewGameForm
-from .models import Challenge, Game
+from .forms import NewGameForm, ReportForm
+from .models import Challenge, Game, Message
 from .results import result_line
 from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
@@ -77,6 +85,33 @@ def _player_game(request: HttpRequest, game_id: int) -> tuple[Game, int]:
     seat = game.seat_of(request.user.pk)
     assert seat is not None
     return game, seat
+
+
+def _watched_game(request: HttpRequest, game_id: int) -> tuple[Game, int | None]:
+    """The game and the seat it is seen from: the user's own, or None, a spectator's
+    (a public game, docs/spectators.md); a private game is 404 as an unknown one is."""
+    try:
+        return selectors.game_to_watch(request.user, game_id)
+    except ServiceError:
+        raise Http404("no such game") from None
+
+
+def _watchable(page: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A game's page that anyone may open when the game is public. Signed out, a
+    game that is not there to watch (private or unknown alike) sends the visitor to
+    log in, as every game page did before games could be watched: the answer never
+    tells a private game from a missing one. Signed in, both are 404."""
+
+    @wraps(page)
+    def answer(request: HttpRequest, game_id: int) -> HttpResponse:
+        try:
+            return page(request, game_id)
+        except Http404:
+            if request.user.is_authenticated:
+                raise
+            return redirect_to_login(request.get_full_path())
+
+    return answer
 
 
 # ---------------------------------------------------------------------------- lobby
@@ -117,11 +152,23 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
             for level, (name, _bot) in BOT_PLAYERS.items()
         ],
         "presets": [preset["name"] for preset in rules_catalog.presets()],
-        "near": ratings.near(user, "standard") if not games else [],
+        "near": _near(user) if not games else [],
         "my_standing": ratings.standings([user], "standard")[user.pk],
         "calendar": _calendar_link(user),
     }
     return render(request, "games/lobby.html", context, status=status)
+
+
+#: How many players rated nearest the lobby suggests.
+NEAR_COUNT = 5
+
+
+def _near(user: User) -> list[tuple[User, ratings.Standing]]:
+    """The players rated nearest to ``user`` whom they may challenge: none they block
+    or who blocks them (docs/conduct.md)."""
+    apart = set(User.objects.filter(conduct.kept_apart(user)).values_list("pk", flat=True))
+    near = ratings.near(user, "standard", count=NEAR_COUNT + len(apart))
+    return [(other, standing) for other, standing in near if other.pk not in apart][:NEAR_COUNT]
 
 
 def _calendar_link(user: User) -> str:
@@ -157,6 +204,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             rated=data["rated"],
             min_rating=data["min_rating"] if not opponent else None,
             max_rating=data["max_rating"] if not opponent else None,
+            public=not data["private"],
         )
     except ServiceError as exc:
         # A refusal is the form again, beside the field it is about; never the refusal's
@@ -179,12 +227,15 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
 
 def _refused_field(error: ServiceError, data: dict[str, Any], me: str) -> str | None:
     """The opponent field a refused challenge is about: the one the refusal quotes (an
-    unknown player, a malformed address), or the one naming oneself; else None, the form."""
+    unknown player, a malformed address), the one naming oneself, or the one naming a
+    player who takes no challenge from us; else None, the form."""
+    refused = str(error.extra.get("player", "")).lower()
     for field in ("second_opponent", "opponent"):
         value = str(data.get(field) or "")
         if value and (
             repr(value) in error.message
             or (error.code == "SAME_PLAYER" and value.lower() == me.lower())
+            or (error.code == "NOT_ACCEPTING_CHALLENGES" and value.lower() == refused)
         ):
             return field
     return None
@@ -223,9 +274,10 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
 # ----------------------------------------------------------------------- the game page
 
 
-def _game_context(
-    game: Game, seat: int, refusal: str | None = None, typed: str = ""
-) -> dict[str, Any]:
+def _table_context(game: Game, seat: int | None) -> dict[str, Any]:
+    """What a player's table and a spectator's share, built from ``seat``'s view (None:
+    the spectator's, which shows only the cards that lie face up for everyone): the
+    table, whose turn it is, the last turn, the result."""
     engine = engine_game(game)
     state = selectors.game_state(game, seat, engine)
     names = state["players"]
@@ -236,26 +288,20 @@ def _game_context(
         legal_moves=state["legal_moves"],
         last_turn=(last["seat"], last["moves"]),
     )
-    if state["your_turn"]:
+    if seat is not None and state["your_turn"]:
         slips = selectors.accepted_actions(engine, seat)
         board.can_turn |= "T" in slips
         board.can_discard |= "C-W" in slips
         board.can_end |= "E" in slips
     indexes = [] if engine.last_turn is None else list(engine.last_turn.indexes)
-    offer = game.stalemate_offer
     ratings.annotate([game])
     return {
         "game": game,
         "standings": {letter: str(st) for letter, st in game.standings.items()},  # type: ignore[attr-defined]
         "state": state,
         "board": board,
-        "seat": game.letters[seat],
-        "opponent": and_list(
-            [name for letter, name in names.items() if letter != game.letters[seat]]
-        ),
-        "refusal": refusal,
-        "typed": typed,  # a refused line, back in the box to be corrected
         "finished": engine.is_over,
+        "result": result_line(game, seat),
         "last_turn": last["moves"],
         "last_mover": names.get(last["seat"] or "", ""),
         "last_turn_steps": [
@@ -265,10 +311,72 @@ def _game_context(
         "stopped": last["stopped"],
         "correction": last["correction"],
         "lost_turn": last["lost"],
-        "can_call_stop": state["can_call_stop"],
-        "my_wrong_calls": state["wrong_calls"][game.letters[seat]],
         "replay_from": engine.last_turn.start if engine.last_turn is not None else 0,
         "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
+        "to_move_name": names[game.to_move],
+        "table_words": _table_words(),
+    }
+
+
+def _readable_messages(
+    game: Game, reader: User | AnonymousUser | None, seat: int | None
+) -> list[dict[str, Any]]:
+    """The messages ``reader`` (in ``seat``; None, a spectator) may read at ``game``,
+    oldest first (``selectors.messages_for``), each with whether the reader wrote it
+    and whether they have reported it. A game without messages costs no query."""
+    if not game.message_count:
+        return []
+    found = list(selectors.messages_for(game, reader, seat))
+    me = reader.pk if reader is not None and reader.is_authenticated else None
+    others = [message.pk for message in found if message.author_id != me]
+    reported = (
+        set(
+            Report.objects.filter(reporter_id=me, message_id__in=others).values_list(
+                "message_id", flat=True
+            )
+        )
+        if me is not None and others
+        else set()
+    )
+    return [
+        {
+            **talk.as_data(message, game),
+            "created_at": message.created_at,  # shown in the reader's time zone
+            "mine": me is not None and message.author_id == me,
+            "reported": message.pk in reported,
+        }
+        for message in found
+    ]
+
+
+def _game_context(
+    game: Game,
+    seat: int,
+    refusal: str | None = None,
+    typed: str = "",
+    *,
+    about_messages: bool = False,
+    notice: str = "",
+    message_typed: str = "",
+) -> dict[str, Any]:
+    """A player's table, with what they may do. ``refusal`` (a refused action, in
+    words) and ``notice`` (what was done) are shown in the messages panel when the
+    action was about messages (``about_messages``), else above the table; ``typed``
+    (a refused line of moves) and ``message_typed`` (a refused message) are back in
+    their boxes, to be corrected."""
+    context = _table_context(game, seat)
+    names = context["state"]["players"]
+    offer = game.stalemate_offer
+    return {
+        **context,
+        "seat": game.letters[seat],
+        "opponent": and_list(
+            [name for letter, name in names.items() if letter != game.letters[seat]]
+        ),
+        "refusal": None if about_messages else refusal,
+        "typed": typed,  # a refused line, back in the box to be corrected
+        "can_call_stop": context["state"]["can_call_stop"],
+        "my_wrong_calls": context["state"]["wrong_calls"][game.letters[seat]],
         "offer_from_opponent": bool(offer) and game.letters[seat] not in offer,
         "offer_from_me": offer[:1] == game.letters[seat],
         "offered_by": names.get(offer[:1], ""),
@@ -278,10 +386,15 @@ def _game_context(
             else _("%(players)s agree to end the game as a stalemate")
             % {"players": and_list([names[letter] for letter in offer])}
         ),
-        "result": result_line(game, seat),
         "plays_by_mail": mail_play.plays_by_mail(game, seat),
-        "to_move_name": names[game.to_move],
-        "table_words": _table_words(),
+        "talk_messages": _readable_messages(game, game.user_at(seat), seat),
+        "message_limit": talk.MAX_LENGTH,
+        "message_typed": message_typed,
+        "message_refusal": refusal if about_messages else None,
+        "message_notice": notice if about_messages else "",
+        "report_reasons": Report.Reason.choices,
+        # A player's page always asks: the others may write at any time.
+        "polls": True,
     }
 
 
@@ -318,10 +431,30 @@ def _table_words() -> dict[str, str]:
     }
 
 
-@login_required
+def _watch_context(game: Game, viewer: User | AnonymousUser) -> dict[str, Any]:
+    """The table as a spectator sees it (docs/spectators.md): built from the engine's
+    spectator view, so only the cards that lie face up for everyone; no legal move, no
+    form; who plays, whose turn, the deadline and the last turn; the messages once the
+    game is over (none while it is played)."""
+    context = _table_context(game, None)
+    finished = context["finished"]
+    return {
+        **context,
+        "talk_messages": _readable_messages(game, viewer, None) if finished else [],
+        # Asks while the game is played; once over, nothing a spectator sees changes.
+        "polls": not finished,
+    }
+
+
+@_watchable
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, seat = _player_game(request, game_id)
+    """The game's table: a player's, to play from; anyone else's, when the game is
+    public, a spectator's (``games/watch.html``)."""
+    game, seat = _watched_game(request, game_id)
+    if seat is None:
+        poll.remember_watched(game)
+        return render(request, "games/watch.html", _watch_context(game, request.user))
     poll.remember(request, game)
     context = _game_context(game, seat)
     # Served on ASGI, the page follows the player's event stream; else it polls.
@@ -329,15 +462,35 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/game.html", context)
 
 
-@login_required
+@_watchable
 @require_GET
 def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The table alone, for the page's polling; 204 while the version is the one shown."""
-    game, seat = _player_game(request, game_id)
-    poll.remember(request, game)
-    if request.GET.get("version") == str(game.version):
+    """The table alone, for the page's polling; 204 while the game's stamp is the one
+    shown (``games.poll``). A spectator's poll is answered the same way, with the
+    spectator's table."""
+    game, seat = _watched_game(request, game_id)
+    if seat is None:
+        poll.remember_watched(game)
+    else:
+        poll.remember(request, game)
+    if _unchanged(request, game, seat):
         return HttpResponse(status=204)
+    if seat is None:
+        return render(request, "games/_watch.html", _watch_context(game, request.user))
     return render(request, "games/_game.html", _game_context(game, seat))
+
+
+def _unchanged(request: HttpRequest, game: Game, seat: int | None) -> bool:
+    """Whether the page polling has the game as it is: its version, and, when the poll
+    names one, its message count. A spectator reads no message while the game is
+    played, so their polls are about the version alone, whatever they send: the answer
+    tells nobody but the players how many messages there are."""
+    if request.GET.get("version") != str(game.version):
+        return False
+    count = request.GET.get("messages")
+    if count is None or (seat is None and game.status == Game.Status.PLAYING):
+        return True
+    return count == str(game.message_count)
 
 
 def _after_action(
@@ -346,14 +499,28 @@ def _after_action(
     error: ServiceError | None,
     done: str = "",
     typed: str = "",
+    *,
+    about_messages: bool = False,
+    message_typed: str = "",
 ) -> HttpResponse:
     """The table again: in place for the page's script, else a redirect (or the page
     with the refusal, which loses nothing: the game was not changed, and ``typed``, the
-    refused line, is back in the box)."""
+    refused line, or ``message_typed``, the refused message, is back in its box). An
+    action ``about_messages`` says what happened beside the messages."""
     game, seat = _player_game(request, game_id)
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
-    context = _game_context(game, seat, refusal, typed if error is not None else "")
+    context = _game_context(
+        game,
+        seat,
+        refusal,
+        typed if error is not None else "",
+        about_messages=about_messages,
+        # In place, what was done is said beside the messages; after a redirect, at
+        # the top of the page, as every action's.
+        notice=done if _wants_fragment(request) and error is None else "",
+        message_typed=message_typed if error is not None else "",
+    )
     if _wants_fragment(request):
         # The script asked for the table, and gets it: a refusal is part of the table
         # (its message, in words), so the answer is 200 with the code in a header.
@@ -500,17 +667,67 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
     return _after_action(request, game_id, error, done)
 
 
-# --------------------------------------------------------------- replay and export
+# ------------------------------------------------------------------------- messages
 
 
 @login_required
+@require_POST
+def write_message(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Write to the others at the game (docs/messages.md): on one's turn it goes with
+    the turn, else at once. A refused message stays in the box."""
+    text = request.POST.get("message", "")
+    error = None
+    done = ""
+    try:
+        message = services.write_message(game_id=game_id, user=_user(request), text=text)
+    except ServiceError as exc:
+        error = exc
+    else:
+        done = (
+            _("Message sent.")
+            if message.delivered
+            else _("Your message goes with your turn: it is read when your turn ends.")
+        )
+    return _after_action(
+        request,
+        game_id,
+        error,
+        done,
+        about_messages=True,
+        message_typed=text[: 4 * talk.MAX_LENGTH],
+    )
+
+
+@login_required
+@require_POST
+def report_message(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+    """Report another player's message at this game to support staff (docs/conduct.md)."""
+    _player_game(request, game_id)  # a player's page: anyone else is told of no game
+    form = ReportForm(request.POST)
+    error = None
+    try:
+        if not Message.objects.filter(pk=message_id, game_id=game_id).exists():
+            raise ServiceError(404, "NOT_FOUND", _("no such message"))
+        if not form.is_valid():
+            raise ServiceError(400, "BAD_REQUEST", _("choose why you report the message"))
+        talk.report_message(_user(request), message_id, reason=form.cleaned_data["reason"])
+    except ServiceError as exc:
+        error = exc
+    done = _("Thank you: support staff will read your report.")
+    return _after_action(request, game_id, error, done, about_messages=True)
+
+
+# --------------------------------------------------------------- replay and export
+
+
+@_watchable
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """Step through the game. While it is played: the last turn and the one under way,
-    each step as the player saw the table then. Once over: every step from the deal,
-    every card face up. A step ``n`` is the table after the record's first ``n``
-    entries."""
-    game, seat = _player_game(request, game_id)
+    each step as the player (or a spectator, from the spectator's view) saw the table
+    then. Once over: every step from the deal, every card face up. A step ``n`` is the
+    table after the record's first ``n`` entries."""
+    game, seat = _watched_game(request, game_id)
     engine = engine_game(game)
     finished = engine.is_over
     if finished:
@@ -535,14 +752,25 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         names=names,
         last_turn=(previous["seat"], [previous["move"]]) if previous else (None, []),
     )
+    # Each message at its step (its ply: written after that many entries), those of
+    # the steps offered only; a spectator reads them once the game is over.
+    said: dict[int, list[dict[str, Any]]] = {}
+    for message in _readable_messages(game, request.user, seat):
+        if first <= message["ply"] <= last:
+            said.setdefault(message["ply"], []).append(message)
+    for entry in log:
+        entry["said"] = said.get(entry["index"] + 1, [])
     context = {
         "game": game,
         "board": board,
-        "seat": game.letters[seat],
+        "seat": None if seat is None else game.letters[seat],
+        "spectator": seat is None,
         "step": step,
         "first": first,
         "last": last,
         "entries": log,
+        "said_first": said.get(first, []),  # before the first move offered
+        "said_now": said.get(step, []),
         "previous": previous,
         "finished": finished,
         "names": names,
@@ -557,7 +785,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             f" --starter {starter}" if starter else "",
         ),
         "result": result_line(game, seat),
-        "plays_by_mail": mail_play.plays_by_mail(game, seat),
+        "plays_by_mail": seat is not None and mail_play.plays_by_mail(game, seat),
     }
     return render(request, "games/replay.html", context)
 
@@ -581,11 +809,15 @@ def _recent_log(engine: EngineGame) -> list[dict[str, Any]]:
     return rows
 
 
-@login_required
+@_watchable
 @require_GET
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
-    game, _seat = _player_game(request, game_id)
-    response = HttpResponse(selectors.export_game(game), content_type="text/plain; charset=utf-8")
+    """The game in the notation, for a player or a spectator (the seed only once it is
+    over), with the messages the reader may read as comments: a spectator's holds none
+    while the game is played."""
+    game, seat = _watched_game(request, game_id)
+    text = selectors.export_game(game, request.user, seat)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
     return response
 
@@ -632,7 +864,45 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     return render(request, "games/leaderboard.html", context)
 
 
+#: Games a page of the list of public games shows.
+WATCH_PAGE_SIZE = 50
+
+
+@require_safe
+def watch(request: HttpRequest) -> HttpResponse:
+    """Games being played that anyone may watch (docs/spectators.md), newest activity
+    first, by rules and by player; no sign-in needed. A filter that names no preset is
+    no filter, and a page number out of range is the nearest page."""
+    presets = [preset["name"] for preset in rules_catalog.presets()]
+    rules = request.GET.get("rules", "")
+    rules = rules if rules in presets else ""
+    player = request.GET.get("player", "").replace("\x00", "").strip()
+    player = player[: selectors.PLAYER_FILTER_LENGTH]
+    games = selectors.public_games(rules=rules or None, player=player or None)
+    page = Paginator(games, WATCH_PAGE_SIZE).get_page(request.GET.get("page"))
+    filters = urlencode(
+        {name: value for name, value in (("rules", rules), ("player", player)) if value}
+    )
+    context = {
+        "page": page,
+        "presets": presets,
+        "rules": rules,
+        "player": player,
+        "filters": filters,
+        "rows": [(game, game.names()) for game in page],
+    }
+    return render(request, "games/public_games.html", context)
+
+
 def player(request: HttpRequest, username: str) -> HttpResponse:
+    return _player_page(request, username)
+
+
+def _player_page(
+    request: HttpRequest, username: str, report_form: ReportForm | None = None, status: int = 200
+) -> HttpResponse:
+    """A player's ratings and record; for a signed-in visitor who is someone else, a
+    block (which only the blocker ever sees) and a report (docs/conduct.md)."""
     user = (
         User.objects.filter(username__iexact=username, is_active=True)
         .select_related("profile")
@@ -645,12 +915,65 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     for record in profile["records"]:
         record["name"] = ratings.FAMILY_NAMES[record["family"]]
     level = profile["computer"]
+    viewer = request.user
+    # A computer player writes nothing and takes every challenge: nothing to keep away.
+    conduct_forms = viewer.is_authenticated and viewer.pk != user.pk and not level
     context = {
         "player": profile,
         "the_user": user,
         "computer_level": COMPUTER_LEVELS.get(level, level) if level else "",
+        "conduct": conduct_forms,
+        "blocking": conduct_forms and conduct.blocks(viewer.pk, user.pk),
+        "report_form": report_form or ReportForm(),
     }
-    return render(request, "games/player.html", context)
+    return render(request, "games/player.html", context, status=status)
+
+
+@login_required
+@require_POST
+def block_player(request: HttpRequest, username: str) -> HttpResponse:
+    """Block (``block=yes``) or unblock (``block=no``) the player, from their page."""
+    me = _user(request)
+    try:
+        if request.POST.get("block") == "no":
+            conduct.unblock(me, username)
+            messages.success(request, _("You no longer block %(name)s.") % {"name": username})
+        else:
+            blocked = conduct.block(me, username)
+            username = blocked.get_username()
+            messages.success(
+                request,
+                _(
+                    "You block %(name)s: they cannot challenge you, you do not read what "
+                    "they write, and neither of you sees the other's open challenges. "
+                    "Nobody else is told."
+                )
+                % {"name": username},
+            )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    return redirect("player", username=username)
+
+
+@login_required
+@require_POST
+def report_player(request: HttpRequest, username: str) -> HttpResponse:
+    """Report the player to support staff; a refused report is the form again."""
+    form = ReportForm(request.POST)
+    if form.is_valid():
+        try:
+            conduct.report_player(
+                _user(request),
+                username,
+                reason=form.cleaned_data["reason"],
+                details=form.cleaned_data["details"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Thank you: support staff will read your report."))
+            return redirect("player", username=username)
+    return _player_page(request, username, report_form=form, status=400)
 
 
 def rules(request: HttpRequest) -> HttpResponse:

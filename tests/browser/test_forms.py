@@ -12,7 +12,7 @@ from playwright.sync_api import Page
 
 from games.challenges import create_challenge
 from games.dealing import start_game
-from games.services import resign
+from games.services import resign, write_message
 from games.stalemate import offer_stalemate
 from tests.stop_scenes import classic_game
 
@@ -53,12 +53,16 @@ def test_it_finds_no_control_hiding_a_form_property_on_any_page(
 ) -> None:
     alice, bob = players
     # Every form a game page can show: bob's classic turn to stop, his stalemate
-    # offer to answer, alice's moves, resignation; a finished game; the lobby's
-    # challenges in every state.
+    # offer to answer, alice's moves, resignation, the messages (each with its report
+    # form); a finished game; the lobby's challenges in every state; a player's page
+    # (block, report) and the blocks page.
     game, offender, caller, _ = classic_game(alice, bob, [None, "S2"])
     offer_stalemate(game_id=game.pk, user=offender)
+    for writer in (alice, bob):
+        write_message(game_id=game.pk, user=writer, text=f"a word from {writer}")
     done = start_game(alice, bob, seed=3)
     resign(game_id=done.pk, user=bob)
+    write_message(game_id=done.pk, user=alice, text="good game")
     create_challenge(bob, opponent="alice")
     create_challenge(alice, opponent="bob")
     invitation = create_challenge(bob, email="dora@example.com")
@@ -72,6 +76,9 @@ def test_it_finds_no_control_hiding_a_form_property_on_any_page(
         "/account/",
         "/account/tokens/",
         "/account/vacation/",
+        "/account/blocks/",
+        f"/players/{offender.get_username()}/",
+        "/watch/",
         "/accounts/email/",
         "/accounts/password/change/",
         f"/invitations/{invitation.token}/",
@@ -87,6 +94,9 @@ def test_it_finds_no_control_hiding_a_form_property_on_any_page(
     visitor = new_page(1280)
     signed_out = [
         "/",
+        "/watch/",
+        f"/games/{game.pk}/",  # a spectator's table
+        f"/games/{done.pk}/",
         "/accounts/login/",
         "/accounts/signup/",
         "/accounts/password/reset/",

@@ -17,12 +17,14 @@ from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
+from accounts.conduct import block
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
 from games.mail_play import ReplyAddress
 from games.matches import start_match
 from games.models import Challenge, Game, Notification, Rating
-from games.services import resign
+from games.services import resign, write_message
+from games.talk import report_message
 from mailplay.receiving import receive
 from tests.stop_scenes import classic_game
 from webhooks.services import create_webhook, ping
@@ -60,8 +62,8 @@ def superuser(db: None) -> User:
 @pytest.fixture
 def everything(alice: User, bob: User, charlie: User) -> Game:
     """A row of every model: a match's game with a turn of each player (one sent with an
-    Idempotency-Key), their e-mails, a challenge, a token, a profile, an e-mail address,
-    a group, a webhook and its ping."""
+    Idempotency-Key), their e-mails, a message and its report, a block, a challenge, a
+    token, a profile, an e-mail address, a group, a webhook and its ping."""
     game = start_match(alice, bob, target=100).games.get()
     mover, _ = mover_and_other(game, alice, bob)
     client_for(mover).post(
@@ -71,6 +73,9 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
         HTTP_IDEMPOTENCY_KEY="k-1",
     )
     play_turn(game, alice, bob)
+    said = write_message(game_id=game.pk, user=alice, text="well played")
+    report_message(bob, said.pk, reason="spam")
+    block(charlie, "bob")
     create_challenge(alice, email="dora@example.com")
     create_token(charlie, "laptop")
     profile_of(charlie)

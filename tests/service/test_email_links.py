@@ -1,7 +1,7 @@
 """Every link in every e-mail leads somewhere, for the player it was sent to.
 
 A game's whole life runs with the e-mails going to a real SMTP server: challenges
-(one declined), an e-mail invitation, turns, a stalemate offer, a vacation, the daily
+(one declined), an e-mail invitation, turns, a message, a stalemate offer, a vacation, the daily
 digest, a reminder, a timeout, a resignation, Stop!, and django-allauth's sign-up and
 password e-mails. Then every link of every e-mail, in its text and its HTML part, is
 followed as its recipient would: signed in as that player, or signed out for the
@@ -68,6 +68,9 @@ def live_a_games_whole_life(alice: User, bob: User, charlie: User) -> None:
     play_turn(game, alice, bob)
     play_turn(game, alice, bob)
     mover, waiting = mover_and_other(game, alice, bob)
+    client_for(waiting).post(  # a message between turns: e-mailed at once
+        f"/api/v1/games/{game.pk}/messages/", {"text": "take your time"}, format="json"
+    )
     client_for(waiting).post(f"/api/v1/games/{game.pk}/stalemate/offer/")
     client_for(mover).post(
         f"/api/v1/games/{game.pk}/stalemate/answer/", {"accept": False}, format="json"

@@ -50,8 +50,8 @@ def play_checking_every_response(
     game: Game, players: dict[str, User], rng: random.Random, turns: int, stranger: User
 ) -> Position:
     """Play random turns through the API; before each, every output for both players
-    hides what is face down, and the stranger gets nothing of the private game. Returns
-    the last table."""
+    hides what is face down, and the stranger gets nothing of a private game, and of a
+    public one only the spectator's view, which hides as much. Returns the last table."""
     table = position_of(game)
     for _ in range(turns):
         game.refresh_from_db()
@@ -60,8 +60,13 @@ def play_checking_every_response(
             for output in outputs_for(user, game):
                 # The export is text: check its words.
                 assert_hides(output.split() if isinstance(output, str) else output, table)
-        refused = client_for(stranger).get(f"/api/v1/games/{game.pk}/")
-        assert refused.status_code == 404 and set(refused.json()) == {"error", "message"}
+        seen = client_for(stranger).get(f"/api/v1/games/{game.pk}/")
+        if game.public:
+            assert seen.status_code == 200 and seen.json()["seat"] is None
+            assert seen.json()["legal_moves"] == []
+            assert_hides(seen.json(), table)
+        else:
+            assert seen.status_code == 404 and set(seen.json()) == {"error", "message"}
         if table.is_over:
             break
         moves = a_random_turn(position_of(game), rng)

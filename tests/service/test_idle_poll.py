@@ -90,9 +90,18 @@ def test_a_timeout_by_the_sweep_is_seen_at_the_next_poll(
     assert response.status_code == 200 and "You won" in response.text
 
 
+def made_private(game: Game) -> Game:
+    """A game its players alone may see (a public one is anyone's to watch and poll:
+    tests/service/test_spectators_pages.py)."""
+    Game.objects.filter(pk=game.pk).update(public=False)
+    game.refresh_from_db()
+    return game
+
+
 def test_a_stranger_with_a_session_gets_no_answer_from_the_cache(
     game: Game, alice: User, charlie: User
 ) -> None:
+    made_private(game)
     opened(game, alice)  # the game's version and players are in the cache
     stranger = browser(charlie)
     stranger.get("/")
@@ -100,6 +109,7 @@ def test_a_stranger_with_a_session_gets_no_answer_from_the_cache(
 
 
 def test_a_signed_out_browser_is_sent_to_log_in(game: Game, alice: User) -> None:
+    made_private(game)
     client = opened(game, alice)
     client.logout()
     response = poll(client, game, game.version)

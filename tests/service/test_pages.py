@@ -1,6 +1,7 @@
 """The HTML pages through Django's test client, three ways: logged out (sent to log in,
-nothing changes), as a player (the page and what it does), as a stranger (every game
-URL is a 404 and nothing changes)."""
+nothing changes), as a player (the page and what it does), as a stranger to a private
+game (every game URL is a 404 and nothing changes). A public game's spectators:
+tests/service/test_spectators_pages.py."""
 
 from __future__ import annotations
 
@@ -105,6 +106,14 @@ def finish(game: Game, loser: User) -> None:
     game.refresh_from_db()
 
 
+def made_private(game: Game) -> Game:
+    """The game as its challenge would have made it with "Private game" ticked: its
+    players' alone (a public game is anyone's to watch)."""
+    Game.objects.filter(pk=game.pk).update(public=False)
+    game.refresh_from_db()
+    return game
+
+
 # ------------------------------------------------------------------------ logged out
 
 
@@ -125,6 +134,7 @@ def test_the_rules_page_is_for_everyone(alice: User) -> None:
 
 @pytest.mark.parametrize("finished", [False, True])
 def test_logged_out_every_game_page_asks_to_log_in(game: Game, bob: User, finished: bool) -> None:
+    made_private(game)
     if finished:
         finish(game, bob)
     for path in game_gets(game):
@@ -135,6 +145,8 @@ def test_logged_out_every_game_page_asks_to_log_in(game: Game, bob: User, finish
 
 
 def test_logged_out_posts_change_nothing(game: Game, alice: User, bob: User) -> None:
+    """Public or not, a game's actions are its players' (a public game's spectator
+    only watches)."""
     challenge = create_challenge(alice, opponent="bob")
     before = snapshot(game)
     client = browser(None)
@@ -158,6 +170,7 @@ def test_logged_out_posts_change_nothing(game: Game, alice: User, bob: User) -> 
 def test_a_stranger_gets_404_for_every_game_url(
     game: Game, bob: User, charlie: User, finished: bool
 ) -> None:
+    made_private(game)
     if finished:
         finish(game, bob)
     before = snapshot(game)
@@ -625,7 +638,9 @@ def test_the_waiting_player_cannot_move(game: Game, bob: User) -> None:
     assert snapshot(game) == before
 
 
-def test_polling_answers_204_until_the_version_changes(game: Game, alice: User, bob: User) -> None:
+def test_polling_answers_204_until_the_version_changes(
+    game: Game, alice: User, bob: User, django_capture_on_commit_callbacks: Any
+) -> None:
     for user in (alice, bob):
         client = browser(user)
         unchanged = client.get(f"/games/{game.pk}/table/", {"version": "1"})
@@ -634,7 +649,8 @@ def test_polling_answers_204_until_the_version_changes(game: Game, alice: User, 
             response = client.get(f"/games/{game.pk}/table/", query)
             assert response.status_code == 200
             assert response.text.lstrip().startswith('<div id="game-state" data-version="1"')
-    play_moves(game_id=game.pk, user=alice, moves=[LEGAL])
+    with django_capture_on_commit_callbacks(execute=True):  # the cache learns of it
+        play_moves(game_id=game.pk, user=alice, moves=[LEGAL])
     changed = browser(bob).get(f"/games/{game.pk}/table/", {"version": "1"})
     assert changed.status_code == 200 and 'data-version="2"' in changed.text
     assert "<html" not in changed.text

@@ -449,7 +449,8 @@ def test_words_and_lines_that_are_not_commands() -> None:
     assert read_command("resign please") == Unreadable(
         "write resign alone on its line", "resign please"
     )
-    assert read_command("r-h3, t\nc-w\n\nT") == Moves(("R-H3", "T", "C-W"))  # to the blank line
+    # The moves go to the blank line; what follows is a message (docs/messages.md).
+    assert read_command("r-h3, t\nc-w\n\nT") == Moves(("R-H3", "T", "C-W"), "T")
     assert read_command("Resign!") == Word("resign")
 
 

@@ -1,8 +1,9 @@
 // The game page: pick a card and a destination (click, keyboard or drag), post the
-// move, swap in the table the server sends back; follow the player's event stream
-// (or poll, when there is none) while the opponent plays;
-// count the deadline down. Every action is a plain form underneath, so the page
-// also works without this script. What it says comes from the page, in the page's
+// move (or a message), swap in the table the server sends back; follow the player's
+// event stream (or poll, when there is none) for the others' moves and messages;
+// count the deadline down. A spectator's page (games/watch.html) uses the same script
+// to poll while the game is played. Every action is a plain form underneath, so the
+// page also works without this script. What it says comes from the page, in the page's
 // language (the "table-words" JSON, games/views.py), its %(name)s placeholders filled in.
 (() => {
   "use strict";
@@ -54,15 +55,59 @@
     say(fill(picked, { pile: pileName(pile), count: targets }));
   }
 
+  // What the player has under way in the part about to be replaced: the text in the
+  // boxes (the moves typed, a message, a Stop! choice), a box ticked or a choice made,
+  // the folds open, the focus. The controls of a form just posted are left out: the
+  // server says what they hold now (a refused line or message comes back, a played or
+  // sent one is gone).
+  function underWay(posted) {
+    const active = document.activeElement;
+    const kept = { text: {}, set: {}, open: [], focused: active && game.contains(active) ? active.id : "" };
+    for (const control of game.querySelectorAll("input[id], textarea[id], select[id]")) {
+      if (control.type === "hidden" || (posted && control.form === posted)) continue;
+      if (control.type === "checkbox" || control.type === "radio") {
+        if (control.checked !== control.defaultChecked) kept.set[control.id] = control.checked;
+      } else if (control.tagName === "SELECT") {
+        if ([...control.options].some((o) => o.selected !== o.defaultSelected)) {
+          kept.set[control.id] = control.value;
+        }
+      } else {
+        kept.text[control.id] = [control.value, control.selectionStart, control.selectionEnd];
+      }
+    }
+    for (const fold of game.querySelectorAll("details[open][id]")) kept.open.push(fold.id);
+    return kept;
+  }
+
+  function putBack(kept) {
+    for (const [id, [value, start, end]] of Object.entries(kept.text)) {
+      const box = document.getElementById(id);
+      if (!box || !("value" in box)) continue;
+      box.value = value;
+      try {
+        box.setSelectionRange(start, end);
+      } catch (error) {
+        // A control without a text selection: its value is enough.
+      }
+    }
+    for (const [id, value] of Object.entries(kept.set)) {
+      const control = document.getElementById(id);
+      if (!control) continue;
+      if (typeof value === "boolean") control.checked = value;
+      else control.value = value;
+    }
+    for (const id of kept.open) {
+      const fold = document.getElementById(id);
+      if (fold) fold.open = true;
+    }
+  }
+
   async function post(form, submitter, moves) {
     const data = new FormData(form, submitter);
     if (moves !== undefined) data.set("moves", moves);
-    const focused = document.activeElement && document.activeElement.id;
-    // The typed line decides what the box shows next when it is what was posted (the
-    // server sends a refused line back, a played one is gone); any other action (a
-    // click, a button) leaves in the box whatever was being typed.
-    const box = document.getElementById("moves-input");
-    const keep = box && !(form.id === "move-form" && moves === undefined) ? box.value : null;
+    // A click or a button leaves in the boxes whatever was being typed; the typed line
+    // (or the message) posted is the server's to send back.
+    const kept = underWay(moves === undefined ? form : null);
     let response;
     try {
       // The attribute, not the property: a control named "action" would hide the property.
@@ -81,18 +126,19 @@
       say(fill(words.answered, { status: response.status }));
       return;
     }
-    swap(await response.text(), focused);
-    const again = document.getElementById("moves-input");
-    if (again && keep !== null) again.value = keep;
+    swap(await response.text(), kept, false);
   }
 
-  function swap(html, focusedId) {
+  // ``quietly``: a poll's or an event's table, which must not move the page or take the
+  // focus anywhere it was not.
+  function swap(html, kept, quietly) {
     selected = null;
     game.innerHTML = html;
+    putBack(kept);
     const refusal = document.getElementById("refusal");
-    const again = focusedId && document.getElementById(focusedId);
-    if (again) again.focus();
-    else if (refusal) refusal.focus();
+    const again = kept.focused && document.getElementById(kept.focused);
+    if (again) again.focus({ preventScroll: quietly });
+    else if (refusal && !quietly) refusal.focus();
     countdown();
   }
 
@@ -165,16 +211,26 @@
     play(move);
   });
 
-  // The table as the server has it now, if the game has moved on since this page's version.
-  // ``fresh``: an event said so, and the server must look at the game, not its cache
-  // (the event may be out before the cache has the new version).
+  // The table as the server has it now, if the game has moved on since this page's
+  // stamp: its version, and on a player's page the number of messages (a message moves
+  // no version). ``fresh``: an event said so, and the server must look at the game, not
+  // its cache (the event may be out before the cache has the new stamp).
+  let missed = false; // an event came while a card was picked up: asked again after
   async function refresh(fresh = false) {
     const current = state();
     if (!current) return;
+    if (selected) {
+      missed = missed || fresh; // not under the player's hand: the next poll asks
+      return;
+    }
+    const count = current.dataset.messages;
+    const query = new URLSearchParams({ version: current.dataset.version });
+    if (count !== undefined) query.set("messages", count);
+    if (fresh) query.set("fresh", "1");
     try {
-      const url = `${current.dataset.tableUrl}?version=${current.dataset.version}${fresh ? "&fresh=1" : ""}`;
+      const url = `${current.dataset.tableUrl}?${query}`;
       const response = await fetch(url, { headers: { "X-Requested-With": "fetch" } });
-      if (response.status === 200) swap(await response.text(), null);
+      if (response.status === 200 && !selected) swap(await response.text(), underWay(null), true);
     } catch (error) {
       // Offline for a moment: the stream's next event, or the next poll, tries again.
     }
@@ -190,11 +246,13 @@
       const event = JSON.parse(message.data);
       const current = state();
       if (!current || event.game !== gameId) return;
+      // Another player wrote: the version has not moved, the message count has.
+      if (message.type === "message") return refresh(true);
       // The player's own moves come back as events too: their page has them already.
       if (message.type === "move" && current.dataset.myTurn === "1") return;
       if (event.version > Number(current.dataset.version)) refresh(true);
     };
-    for (const kind of ["move", "your_turn", "stop_called", "stalemate_offered", "game_over"]) {
+    for (const kind of ["move", "your_turn", "stop_called", "stalemate_offered", "game_over", "message"]) {
       stream.addEventListener(kind, onEvent);
     }
     stream.addEventListener("open", () => {
@@ -206,17 +264,15 @@
     });
   }
 
-  // While the opponent plays and no stream is open, ask now and then.
+  // While no stream is open, ask now and then: a player's page always (the others may
+  // write at any time, and move while it is theirs to), a spectator's while the game is
+  // played (``data-polls``); and once after an event missed while a card was picked up.
   function poll() {
     const current = state();
-    if (
-      !streaming &&
-      current &&
-      current.dataset.playing === "1" &&
-      current.dataset.myTurn === "0" &&
-      !document.hidden
-    ) {
-      refresh();
+    if (current && current.dataset.polls === "1" && !document.hidden && (!streaming || missed)) {
+      const fresh = missed;
+      missed = false;
+      refresh(fresh);
     }
     window.setTimeout(poll, 20000);
   }
