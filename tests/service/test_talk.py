@@ -193,6 +193,35 @@ def test_a_message_with_the_turn_reaches_the_next_player_in_their_your_turn_emai
     assert "message" not in kinds_for(mover)
 
 
+@pytest.mark.parametrize("kind", ["your_turn", "message", "game_over"])
+def test_every_email_carrying_a_message_shows_it_as_text(
+    kind: str,
+    game: Game,
+    alice: User,
+    bob: User,
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+) -> None:
+    mover, waiting = mover_and_other(game, alice, bob)
+    if kind == "your_turn":
+        run(play_moves, game_id=game.pk, user=mover, moves=whole_turn(game), message=HOSTILE)
+    elif kind == "message":
+        run(write_message, game_id=game.pk, user=mover, text="first")
+        run(play_moves, game_id=game.pk, user=mover, moves=whole_turn(game))
+        run(write_message, game_id=game.pk, user=mover, text=HOSTILE)  # while waiting
+    else:
+        run(write_message, game_id=game.pk, user=mover, text=HOSTILE)
+        run(resign, game_id=game.pk, user=mover)
+    (email,) = [
+        m for m in smtp_inbox.to(waiting.email) if HOSTILE in text_of(m)
+    ]  # one e-mail carries it, and its text part has it as written
+    assert Notification.objects.get(user=waiting, ply__isnull=False, kind=kind).status == "sent"
+    html = html_of(email)
+    assert "<script" not in html and "<img" not in html and "<b>bold" not in html
+    assert html.count("&lt;script&gt;") == 1
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+
+
 def test_a_message_written_early_in_a_turn_waits_for_the_turns_end(
     game: Game, alice: User, bob: User, smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
