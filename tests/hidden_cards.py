@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from games.engine import Position
+from games.engine import Position, card_label, card_words
 from games.engine.cards import Card, card_name
 
 CARD_NAME = re.compile(r"^[A2-9TJQK][SHDC]$")
@@ -73,3 +73,17 @@ def assert_hides(output: Any, position: Position) -> None:
     up = face_up_names(position)
     for face, n in shown.items():
         assert n <= up[face], f"{face} shown {n} times, face up {up[face]} times"
+
+
+def named_face_down(html: str, position: Position, seen: Counter[str]) -> list[str]:
+    """The cards that lie face down only (no copy among ``seen``, the faces the reader
+    may see) which ``html`` names anyway, in words ("queen of spades") or as a label."""
+    lowered = html.lower()
+    problems = []
+    for card in face_down_cards(position):
+        if seen[card_name(card)]:
+            continue  # the other copy is face up: its name proves nothing
+        for name, text in ((card_words(card), lowered), (card_label(card), html)):
+            if name in text:
+                problems.append(f"{name!r} is face down only, and the page names it")
+    return problems

@@ -18,10 +18,10 @@ from django.test import Client
 
 from games import views
 from games.dealing import start_game
-from games.engine import Position, card_label, card_name, card_words, deal, get_rules, view
+from games.engine import Position, deal, get_rules, view
 from games.models import Challenge, Game
 from games.services import play_moves, resign, write_message
-from tests.hidden_cards import assert_hides, card_names_in, face_down_cards
+from tests.hidden_cards import assert_hides, card_names_in, face_down_cards, named_face_down
 from tests.stored import current_turn_of, last_turn_of
 
 from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn
@@ -51,14 +51,7 @@ def spectator_leaks(html: str, position: Position) -> list[str]:
         for face, n in sorted(drawn.items())
         if n > seen[face]
     ]
-    lowered = html.lower()
-    for card in face_down_cards(position):
-        if seen[card_name(card)]:
-            continue  # the other copy is face up: its name proves nothing
-        for name, text in ((card_words(card), lowered), (card_label(card), html)):
-            if name in text:
-                problems.append(f"{name!r} is face down only, and the page names it")
-    return problems
+    return problems + named_face_down(html, position, seen)
 
 
 def made_private(game: Game) -> Game:
