@@ -98,9 +98,10 @@ def _check_rate(game: Game, user: User) -> None:
 
 def store(game: Game, seat: int, user: User, text: str, *, ply: int, told: bool) -> Message:
     """Write ``user``'s message (``text`` already ``clean``) at ``game``, whose row the
-    caller has locked, at record length ``ply``. ``told``: the others are told at once
-    (``tell_now``), else with the turn (``deliver``). Its event is queued on the game
-    (``events.later``), for the caller's ``events.flush`` or ``services.save``."""
+    caller has locked, at record length ``ply``. ``told``: the caller tells the others
+    at once (``services.tell``), else they are told with the turn (``deliver``). Its
+    events are queued on the game (``events.later``), for the caller's ``events.flush``
+    or ``services.save``."""
     _check_rate(game, user)
     message = Message.objects.create(
         game=game, author=user, seat=game.letters[seat], text=text, ply=ply, delivered=told
