@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
 from .models import Profile
+from .services import keep_profile, profile_of
 
 
 class PlayerTimeZoneMiddleware:
@@ -27,22 +28,16 @@ class PlayerTimeZoneMiddleware:
         # calendar feed UTC. The feed is read by calendar programs, so not even the
         # session is read (no "Vary: Cookie" on its answers).
         if not request.path.startswith(("/api/", "/calendar/")) and request.user.is_authenticated:
-            found = (
-                Profile.objects.filter(user_id=request.user.pk)
-                .values_list("time_zone", "language", "browser_language")
-                .first()
-            )
-            if found is None:  # a player's first page: their profile is made now
-                profile = Profile.objects.get_or_create(user_id=request.user.pk)[0]
-                found = (profile.time_zone, profile.language, profile.browser_language)
-            zone, chosen, seen = found
-            timezone.activate(ZoneInfo(zone or "UTC"))
+            profile = profile_of(request.user)  # made on a player's first page
+            keep_profile(request.user, profile)  # the view reads it again at no cost
+            timezone.activate(ZoneInfo(profile.time_zone or "UTC"))
             browser = translation.get_language()
-            if chosen:
-                translation.activate(chosen)
-                request.LANGUAGE_CODE = chosen
-            elif browser != seen:
-                Profile.objects.filter(user_id=request.user.pk).update(browser_language=browser)
+            if profile.language:
+                translation.activate(profile.language)
+                request.LANGUAGE_CODE = profile.language
+            elif browser != profile.browser_language:
+                Profile.objects.filter(pk=profile.pk).update(browser_language=browser)
+                profile.browser_language = browser
         else:
             timezone.deactivate()
         return self.get_response(request)

@@ -37,8 +37,27 @@ logger = logging.getLogger(__name__)
 
 
 def profile_of(user: User) -> Profile:
-    profile, _created = Profile.objects.get_or_create(user=user)
+    """The user's profile, made on first use. A profile read with its user (joined by
+    ``select_related``, as the game's seats and the API's token read them, or kept by
+    the middleware for the request) costs no query; else it is read from the
+    database, never from an older copy kept on a long-lived user object."""
+    kept = user._state.fields_cache.get("profile")
+    if isinstance(kept, Profile):
+        return kept
+    profile, created = Profile.objects.get_or_create(user=user)
+    if created:  # Django keeps a new one-to-one row on the object it was made for
+        forget_profile(user)
     return profile
+
+
+def keep_profile(user: User, profile: Profile) -> None:
+    """``profile`` is read with ``user`` from now on (for the rest of a request)."""
+    user._state.fields_cache["profile"] = profile
+
+
+def forget_profile(user: User) -> None:
+    """The next ``profile_of(user)`` reads the row again (it was changed by an UPDATE)."""
+    user._state.fields_cache.pop("profile", None)
 
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
@@ -105,6 +124,8 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
                 )
             profile.language = changes["language"]
         profile.save()
+        if "profile" in user._state.fields_cache:
+            keep_profile(user, profile)  # what the caller reads next is what was saved
         return profile
 
 
@@ -121,6 +142,7 @@ def mail_bounced(address: str, reason: str, now: datetime | None = None) -> int:
     users = list(User.objects.filter(email__iexact=address))
     for user in users:
         profile_of(user)  # made on first use
+        forget_profile(user)
     return Profile.objects.filter(user__in=users).update(
         bounced_at=now or timezone.now(),
         bounced_address=address.lower(),
@@ -131,6 +153,7 @@ def mail_bounced(address: str, reason: str, now: datetime | None = None) -> int:
 def mail_works_again(user: User) -> None:
     """The player mended their mailbox (or says so): e-mails go out to it again."""
     Profile.objects.filter(user=user).update(bounced_at=None, bounced_address="", bounce_reason="")
+    forget_profile(user)
 
 
 def bouncing(profile: Profile, address: str) -> bool:
@@ -165,12 +188,14 @@ def make_calendar_link(user: User) -> str:
     replaces the one they had, which stops working at once. Returns the secret."""
     token = secrets.token_urlsafe(32)
     Profile.objects.filter(pk=profile_of(user).pk).update(calendar_token=token)
+    forget_profile(user)
     return token
 
 
 def stop_calendar_link(user: User) -> None:
     """The calendar of deadlines is no longer served: its address answers 404."""
     Profile.objects.filter(user=user).update(calendar_token=None)
+    forget_profile(user)
 
 
 def calendar_owner(token: str) -> User | None:
@@ -241,6 +266,8 @@ def start_vacation(user: User, days: int, now: datetime | None = None) -> Profil
         profile.vacation_days_used += days
         profile.vacation_until = now + timedelta(days=days)
         profile.save()
+        if "profile" in user._state.fields_cache:
+            keep_profile(user, profile)
         vacation_started.send(
             sender=Profile, user=user, days=days, until=profile.vacation_until, now=now
         )

@@ -11,7 +11,7 @@ from accounts.models import Profile
 from accounts.services import profile_of
 
 from . import clocks
-from .models import SEATS, Game
+from .models import Game
 
 
 def _zone(game: Game, seat: int) -> ZoneInfo:
@@ -71,9 +71,4 @@ def next_reminder(
 
 def locked_playing_game(game_id: int) -> Game | None:
     """The game, its row locked until the transaction ends, if it is still being played."""
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .prefetch_related(SEATS)
-        .filter(pk=game_id, status=Game.Status.PLAYING)
-        .first()
-    )
+    return Game.locked(game_id, status=Game.Status.PLAYING)

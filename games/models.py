@@ -316,6 +316,25 @@ class Game(Seated, RulesFields, TimeControlFields):
         """Each seat's wrong Stop! calls (R7.5), the seats that made none left out."""
         return {seat.letter: seat.wrong_calls for seat in self.seat_rows if seat.wrong_calls}
 
+    @classmethod
+    def locked(cls, game_id: int, **filters: Any) -> Game | None:
+        """The game, its row locked until the transaction ends, read with its seats
+        (their players and profiles) in one query: the seats joined to the game, the
+        lock on the game's row only. None when no game matches."""
+        seats = list(
+            Seat.objects.select_related("game", "user__profile")
+            .select_for_update(of=("game",))
+            .filter(game_id=game_id, **{f"game__{name}": value for name, value in filters.items()})
+            .order_by("letter")
+        )
+        if not seats:
+            return None  # every game has its seats
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game
+        game.__dict__["_seat_rows"] = seats
+        return game
+
     def changed_seats(self) -> list[Seat]:
         """The seats whose bank, calls, offer or points changed since they were read."""
         return [seat for seat in self.seat_rows if seat.values() != seat.__dict__.get("_read")]

@@ -30,7 +30,7 @@ from . import deadlines, events, talk
 from .bot_wake import wake_bots
 from .engine_messages import catalogue
 from .matches import settle_match
-from .models import SEATS, Game, Message, Seat
+from .models import Game, Message, Seat
 from .notifications import notify
 from .ratings import rate_game
 from .store import engine_game, keep
@@ -171,12 +171,7 @@ def tell(game: Game, messages: Sequence[Message], reader: User) -> None:
 
 def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
     """The game row, locked until the transaction ends, and the user's seat in it."""
-    game = (
-        Game.objects.select_for_update(of=("self",))
-        .prefetch_related(SEATS)
-        .filter(pk=game_id)
-        .first()
-    )
+    game = Game.locked(game_id)
     seat = None if game is None else game.seat_of(user.pk)
     if game is None or seat is None:
         raise _not_found()

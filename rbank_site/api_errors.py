@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -107,10 +110,31 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return defaults.bad_request(request, exception or Exception())
 
 
+#: Seconds a client is asked to wait when the database was out of reach.
+RETRY_AFTER_SECONDS = 5
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """An unhandled exception: 500, unless the database was out of reach (every
+    connection of the pool busy for ``DB_POOL_TIMEOUT``, or the server down), which is
+    503 with Retry-After: nothing was done, and the same request may be sent again."""
+    if isinstance(sys.exc_info()[1], OperationalError):
+        return _unavailable(request)
     if _is_api(request):
         return JsonResponse(
             {"error": "SERVER_ERROR", "message": _("something went wrong on our side")},
             status=500,
         )
     return defaults.server_error(request)
+
+
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    message = _("the service is busy: try again in a few seconds")
+    if _is_api(request):
+        response: HttpResponse = JsonResponse(
+            {"error": "SERVICE_UNAVAILABLE", "message": message}, status=503
+        )
+    else:
+        response = render(request, "503.html", status=503)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

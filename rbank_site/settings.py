@@ -110,6 +110,22 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
     )
 }
+#: PostgreSQL: each process keeps a pool of at most ``DB_POOL_MAX_SIZE`` connections,
+#: which every request and task borrows and gives back when it ends. Under ASGI each
+#: request runs in a thread of its own, so a connection kept per thread (CONN_MAX_AGE)
+#: would be a new connection per request, some left open: the pool bounds them per
+#: process whatever the server (docs/operating.md, "Database connections").
+DB_POOL = env_bool("DB_POOL", True)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DB_POOL_MIN_SIZE", "1")),
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "6")),
+        # A request waits this long for a free connection before it fails (503).
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        # Idle connections above min_size are closed after this long.
+        "max_idle": float(os.environ.get("DB_POOL_MAX_IDLE", "300")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)  # the embedded default needs no set-up
     # WAL lets the web process read while the worker writes; IMMEDIATE transactions

@@ -10,10 +10,17 @@ class WebhooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
         from games.events import event_recorded
 
         # Registered in every process: the outbox queues them by name.
         from . import tasks  # noqa: F401
-        from .outbox import queue_deliveries
+        from .models import Webhook
+        from .outbox import queue_deliveries, webhook_changed
 
         event_recorded.connect(queue_deliveries, dispatch_uid="webhooks.queue_deliveries")
+        # A webhook made, changed or deleted (its owner's account with it): the cache
+        # of who has webhooks forgets its owner.
+        post_save.connect(webhook_changed, sender=Webhook, dispatch_uid="webhooks.saved")
+        post_delete.connect(webhook_changed, sender=Webhook, dispatch_uid="webhooks.deleted")

@@ -39,7 +39,7 @@ from rbank_site.logs import fields
 
 from . import addresses, signing
 from .models import Delivery, Webhook
-from .outbox import DELIVER
+from .outbox import DELIVER, forget_webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -325,6 +325,7 @@ def _failed(webhook: Webhook, delivery: Delivery, outcome: Outcome, claim_start:
         if disable and held.filter(active=True).update(
             active=False, disabled_at=now, disabled_reason=outcome.error[:500], retry_at=None
         ):
+            forget_webhooks(webhook.user_id)
             notify(
                 "webhook_disabled",
                 user=webhook.user,

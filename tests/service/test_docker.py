@@ -220,7 +220,8 @@ def test_gunicorn_takes_its_workers_timeouts_and_max_requests_from_the_config(
         for name, _, value in (line.partition("=") for line in result.stdout.splitlines())
     )
     assert config["workers"] == "5"
-    assert config["max_requests"] == "700" and config["max_requests_jitter"] == "100"
+    # Recycling is asked for here, with a jitter of half of it unless told.
+    assert config["max_requests"] == "700" and config["max_requests_jitter"] == "350"
     assert config["timeout"] == "30" and config["graceful_timeout"] == "30"
     assert config["bind"] == "['0.0.0.0:8000']"
 
