@@ -27,6 +27,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
@@ -100,12 +101,14 @@ def holds_streams(request: HttpRequest) -> bool:
     return isinstance(request, ASGIRequest)
 
 
+@csrf_exempt  # it takes no write: any other method is its 405, not Django's CSRF page
 async def events(request: HttpRequest) -> HttpResponseBase:
     if request.method not in ("GET", "HEAD"):
         return error(
             405,
             "METHOD_NOT_ALLOWED",
             _("method %(method)s not allowed") % {"method": request.method},
+            Allow="GET, HEAD",
         )
     form = negotiate(request.headers.get("Accept", ""))
     if form is None:

@@ -148,6 +148,19 @@ def test_a_stream_needs_an_asgi_server_and_says_so(alice: User) -> None:
     assert signed_out.status_code == 401
 
 
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
+def test_it_answers_a_write_to_the_stream_with_a_json_405(alice: User, method: str) -> None:
+    # A signed-in browser without the CSRF token: the stream takes no write, and says so
+    # in the API's shape, never with Django's CSRF page.
+    client = browser(alice)
+    client.handler.enforce_csrf_checks = True
+    with ThreadPoolExecutor(1) as thread:
+        response = thread.submit(getattr(client, method), "/api/v1/stream/events/").result()
+    assert response.status_code == 405
+    assert response.json()["error"] == "METHOD_NOT_ALLOWED"
+    assert response["Allow"] == "GET, HEAD"
+
+
 def test_resume_reads_last_event_id_then_since(rf: Any) -> None:
     assert resume_from(rf.get("/", HTTP_LAST_EVENT_ID="42")) == 42
     assert resume_from(rf.get("/?since=7")) == 7
