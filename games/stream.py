@@ -47,6 +47,8 @@ LOOKBACK = 30.0
 #: Events one stream may have waiting; a client that reads slower is cut off and resumes
 #: from its Last-Event-ID.
 QUEUE_SIZE = 1000
+#: Stored events read at a time by a reconnecting client's catch-up.
+PAGE_SIZE = 1000
 #: With Redis, the safety net's period.
 SAFETY_POLL_SECONDS = 5.0
 
@@ -112,9 +114,11 @@ def _redis() -> Any:
 
 @dataclass(eq=False)
 class Stream:
-    """One open stream: its player, and the events waiting to be written to it."""
+    """One open stream: its player, the events waiting to be written to it, and the ids
+    it must not pass on (sent in its catch-up, or committed before its client asked)."""
 
     user_id: int
+    known: set[int] = field(default_factory=set)
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
 
 
@@ -127,11 +131,11 @@ class Hub:
         self.seen: dict[int, float] = {}  # event id -> when it was passed on
         self.task = loop.create_task(self._run())
 
-    def open(self, user_id: int) -> Stream:
+    def open(self, user_id: int, known: set[int]) -> Stream:
         streams = self.streams.setdefault(user_id, set())
         if len(streams) >= settings.STREAM_MAX_PER_USER:
             raise TooManyStreams
-        stream = Stream(user_id)
+        stream = Stream(user_id, known)
         streams.add(stream)
         return stream
 
@@ -156,6 +160,8 @@ class Hub:
                 continue
             self.seen[event["id"]] = now
             for stream in list(self.streams.get(user_id, ())):
+                if event["id"] in stream.known:
+                    continue
                 try:
                     stream.queue.put_nowait(event)
                 except asyncio.QueueFull:
@@ -235,20 +241,17 @@ def hub() -> Hub:
     return found
 
 
-def opening(
-    user_id: int, after: int | None, limit: int = 1000
-) -> tuple[list[dict[str, Any]], set[int]]:
-    """What a stream starts from, read once it is open (``Hub.open``): the player's
-    stored events after ``after`` (what a reconnecting client missed, oldest first), and
-    the ids of every event the hub may still pass on that the client must not get
-    again (those of the lookback window, committed before this read: what commits after
-    it reaches the stream live)."""
+def known_ids(user_id: int) -> set[int]:
+    """The ids of the player's events a hub may still pass on (those of the lookback
+    window, committed before this read), which a stream opened now must not send: what
+    commits after it reaches the stream live."""
     since = timezone.now() - timedelta(seconds=2 * LOOKBACK)
-    known = set(
-        Event.objects.filter(user_id=user_id, created_at__gte=since).values_list("pk", flat=True)
-    )
-    if after is None:
-        return [], known
-    rows = Event.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")[:limit]
-    missed = [row.as_json() for row in rows]
-    return missed, known | {event["id"] for event in missed}
+    rows = Event.objects.filter(user_id=user_id, created_at__gte=since)
+    return set(rows.values_list("pk", flat=True))
+
+
+def missed(user_id: int, after: int) -> list[dict[str, Any]]:
+    """A page of the player's stored events after ``after``, oldest first: a
+    reconnecting client's catch-up reads page after page until one is short."""
+    rows = Event.objects.filter(user_id=user_id, pk__gt=after).order_by("pk")[:PAGE_SIZE]
+    return [row.as_json() for row in rows]

@@ -19,6 +19,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from django.conf import settings
@@ -33,7 +34,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from .stream import CLOSE, Stream, TooManyStreams, hub, in_thread, opening
+from .stream import CLOSE, PAGE_SIZE, Stream, TooManyStreams, hub, in_thread, known_ids, missed
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -130,8 +131,9 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     if not holds_streams(request):
         unavailable = _("this server holds no streams: poll GET /api/v1/games/")
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
+    known = await in_thread(lambda: known_ids(user.pk))
     try:
-        stream = hub().open(user.pk)
+        stream = hub().open(user.pk, known)
     except TooManyStreams:
         limit = settings.STREAM_MAX_PER_USER
         return error(
@@ -139,29 +141,25 @@ async def events(request: HttpRequest) -> HttpResponseBase:
             "TOO_MANY_STREAMS",
             _("at most %(count)s open streams per player") % {"count": limit},
         )
-    try:
-        missed, known = await in_thread(lambda: opening(user.pk, after))
-    except BaseException:
-        hub().close(stream)
-        raise
-    response = StreamingHttpResponse(
-        flow(stream, missed, known, form), content_type=form.content_type
-    )
+    response = StreamingHttpResponse(flow(stream, after, form), content_type=form.content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def flow(
-    stream: Stream, missed: list[dict[str, Any]], known: set[int], form: Format
-) -> AsyncIterator[str]:
-    """What the client reads: the events it missed, then each new one as it comes
-    (none it has had, or that came before it asked)."""
+async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator[str]:
+    """What the client reads: every stored event it missed (after ``after``), a page
+    at a time, then each new one as it comes (none it has had, or that came before it
+    asked)."""
     try:
         if form.preamble:
             yield form.preamble
-        for event in missed:
-            yield form.event(event)
+        while after is not None:
+            page = await in_thread(partial(missed, stream.user_id, after))
+            for event in page:
+                stream.known.add(event["id"])
+                yield form.event(event)
+            after = page[-1]["id"] if len(page) == PAGE_SIZE else None
         while True:
             try:
                 event = await asyncio.wait_for(
@@ -172,7 +170,7 @@ async def flow(
                 continue
             if event is CLOSE:
                 return
-            if event["id"] not in known:
+            if event["id"] not in stream.known:
                 yield form.event(event)
     finally:
         hub().close(stream)

@@ -23,6 +23,7 @@ from games.engine import BY_RESIGNATION
 from games.models import Event, Game
 from games.services import resign
 from games.stalemate import offer_stalemate
+from games.stream import PAGE_SIZE
 from games.stream_views import negotiate, resume_from
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of
@@ -211,6 +212,28 @@ def test_ndjson_and_resuming_after_the_last_event_id(
     play_turn(game, alice, bob)
     live = stream.ndjson(1)[0]
     assert live["kind"] == "move" and live["version"] == Game.objects.get().version
+    stream.close()
+
+
+def test_it_sends_every_missed_event_however_many_then_goes_live(
+    web: Web, game: Game, alice: User, bob: User
+) -> None:
+    # More than two pages of the catch-up (1,000 each), most of them from an hour ago and
+    # the last ones just now: each is sent, in order, none twice.
+    data = {"game": game.pk, "version": 1, "by": "A"}
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    Event.objects.bulk_create(
+        Event(user=bob, kind="stalemate_offered", game=game, data=data, created_at=an_hour_ago)
+        for _ in range(2 * PAGE_SIZE)
+    )
+    Event.objects.bulk_create(
+        Event(user=bob, kind="stalemate_offered", game=game, data=data) for _ in range(500)
+    )
+    stored = list(Event.objects.filter(user=bob).order_by("pk").values_list("pk", flat=True))
+    stream = web.stream({**token(bob), **NDJSON, "Last-Event-ID": "0"})
+    assert [e["id"] for e in stream.ndjson(len(stored), seconds=60)] == stored
+    play_turn(game, alice, bob)
+    assert [e["kind"] for e in stream.ndjson(2)] == ["move", "your_turn"]
     stream.close()
 
 
