@@ -23,7 +23,6 @@ from functools import partial
 from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -35,6 +34,7 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
 from .stream import CLOSE, PAGE_SIZE, Stream, TooManyStreams, hub, in_thread, known_ids, missed
+from .stream_auth import Credential, credential_of
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -89,12 +89,13 @@ def resume_from(request: HttpRequest) -> int | None:
     return int(text)
 
 
-def authenticate(request: HttpRequest) -> User | None:
-    """The API's own authenticators (a token, or the signed-in session)."""
+def authenticate(request: HttpRequest) -> Credential | None:
+    """The API's own authenticators (a token, or the signed-in session): what signed
+    the player in, which the stream keeps checking (``games.stream_auth``)."""
     classes = cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
     authenticators = [cls() for cls in classes]
-    user = Request(request, authenticators=authenticators).user
-    return user if user.is_authenticated else None
+    drf = Request(request, authenticators=authenticators)
+    return credential_of(drf, request) if drf.user.is_authenticated else None
 
 
 def holds_streams(request: HttpRequest) -> bool:
@@ -123,17 +124,17 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     except ValueError:
         return error(400, "BAD_REQUEST", _("Last-Event-ID (or since) must be an event id"))
     try:
-        user = await in_thread(lambda: authenticate(request))
+        credential = await in_thread(lambda: authenticate(request))
     except APIException as exc:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
-    if user is None:
+    if credential is None:
         return error(401, "NOT_AUTHENTICATED", _("sign in, or send Authorization: Token <key>"))
     if not holds_streams(request):
         unavailable = _("this server holds no streams: poll GET /api/v1/games/")
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
-    known = await in_thread(lambda: known_ids(user.pk))
+    known = await in_thread(lambda: known_ids(credential.user_id))
     try:
-        stream = hub().open(user.pk, known)
+        stream = hub().open(credential, known)
     except TooManyStreams:
         limit = settings.STREAM_MAX_PER_USER
         return error(
@@ -154,7 +155,7 @@ async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator
     try:
         if form.preamble:
             yield form.preamble
-        while after is not None:
+        while after is not None and not stream.ended:
             page = await in_thread(partial(missed, stream.user_id, after))
             for event in page:
                 stream.known.add(event["id"])
@@ -168,7 +169,7 @@ async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator
             except TimeoutError:
                 yield form.heartbeat
                 continue
-            if event is CLOSE:
+            if event is CLOSE or stream.ended:
                 return
             if event["id"] not in stream.known:
                 yield form.event(event)

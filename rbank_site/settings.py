@@ -226,6 +226,10 @@ if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
+#: How often each web process checks that its streams' credentials still hold (a revoked
+#: token, a deleted account or an ended session ends its streams): what no process told
+#: it at once (through Redis) is found then.
+STREAM_CREDENTIAL_SECONDS = float(os.environ.get("STREAM_CREDENTIAL_SECONDS", "2"))
 #: Open streams one account may hold at once in one web process (each tab or client is one).
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
 #: The Redis channel of the events (deployments sharing one Redis each need their own).
