@@ -31,7 +31,7 @@ WRITES = schema_write_operations()
 
 
 def test_it_walks_every_write_the_url_conf_serves() -> None:
-    assert WRITES == write_operations()
+    assert write_operations() == WRITES
 
 
 @dataclass
