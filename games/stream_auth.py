@@ -43,10 +43,11 @@ class Credential:
 def credential_of(request: Request, http: HttpRequest) -> Credential:
     """The credential the API's authenticators accepted for ``request`` (its user is
     signed in): the token when one was sent, else the session."""
-    user_id = int(request.user.pk)
+    user = request.user
+    assert isinstance(user, User)
     if isinstance(request.auth, ApiToken):
-        return Credential(user_id, token_id=request.auth.pk)
-    return Credential(user_id, session_key=http.session.session_key)
+        return Credential(user.pk, token_id=request.auth.pk)
+    return Credential(user.pk, session_key=http.session.session_key)
 
 
 def still_valid(credentials: Collection[Credential]) -> set[Credential]:

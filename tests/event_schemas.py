@@ -17,9 +17,11 @@ from games.event_schemas import SCHEMAS
 FORMATS = FormatChecker(formats=())
 
 
-@FORMATS.checks("date-time", raises=ValueError)
 def is_datetime(value: object) -> bool:
     return not isinstance(value, str) or datetime.fromisoformat(value).tzinfo is not None
+
+
+FORMATS.checks("date-time", raises=ValueError)(is_datetime)
 
 
 @cache
