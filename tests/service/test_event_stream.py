@@ -377,10 +377,8 @@ def test_a_revocation_reaches_the_streams_at_once_through_redis(
     game: Game, bob: User, transactional_db: None
 ) -> None:
     # The periodic check set far away: what ends a stream at once is being told.
-    with (
-        web_server(STREAM_CREDENTIAL_SECONDS="60") as here,
-        web_server(STREAM_CREDENTIAL_SECONDS="60") as there,
-    ):
+    slow_check = {"STREAM_CREDENTIAL_SECONDS": "60", "STREAM_HEARTBEAT_SECONDS": "1"}
+    with web_server(**slow_check) as here, web_server(**slow_check) as there:
         token, key = create_token(bob, "bot")
         header = {"Authorization": f"Token {key}"}
         mine, theirs = here.stream({**header, **NDJSON}), there.stream({**header, **NDJSON})
