@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rbank_site.admin import changelist_link
 
-from .models import ApiToken, Block, Profile, Report
+from .models import ApiToken, Block, InvitationOptOut, Profile, Report
 
 #: Vacation days move the clocks of the player's games (a service does it): not a form's.
 VACATION = ["vacation_year", "vacation_days_used", "vacation_until"]
@@ -55,6 +55,15 @@ class ApiTokenAdmin(admin.ModelAdmin[ApiToken]):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # a key is shown once, to its owner: made by the player only
+
+
+@admin.register(InvitationOptOut)
+class InvitationOptOutAdmin(admin.ModelAdmin[InvitationOptOut]):
+    """Addresses that asked never to be invited (the invitation's unsubscribe link)."""
+
+    list_display = ["address", "created_at"]
+    search_fields = ["address"]
+    readonly_fields = ["created_at"]
 
 
 admin.site.unregister(User)

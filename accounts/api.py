@@ -17,7 +17,7 @@ from rbank_site import fields
 from rbank_site.api import player_of
 from rbank_site.openapi import errors
 from rbank_site.pagination import ListApi
-from rbank_site.serializers import RequestBody
+from rbank_site.serializers import NoBody, RequestBody
 
 from . import conduct, services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, ChallengesFrom
@@ -227,11 +227,12 @@ class TokenListApi(ListApi):
 
 class TokenDetailApi(APIView):
     @extend_schema(
-        responses={204: None, **errors(404)},
+        responses={204: None, **errors(400, 404, 413)},
         examples=[OpenApiExample("Revoked", value=None, response_only=True, status_codes=[204])],
         summary="Revoke a token",
     )
     def delete(self, request: Request, token_id: int) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
         services.revoke_token(player_of(request), token_id)
         return Response(status=204)
 
@@ -297,10 +298,11 @@ class BlockListApi(ListApi):
 
 class BlockDetailApi(APIView):
     @extend_schema(
-        responses={204: None, **errors()},
+        responses={204: None, **errors(400, 413)},
         examples=[OpenApiExample("Unblocked", value=None, response_only=True, status_codes=[204])],
         summary="Lift a block (none: nothing to do)",
     )
     def delete(self, request: Request, username: str) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
         conduct.unblock(player_of(request), username)
         return Response(status=204)

@@ -1,4 +1,5 @@
-"""Keeping unwanted players away: blocks, reports, and who may challenge a player.
+"""Keeping unwanted players away: blocks, reports, and who may challenge a player;
+and strangers invited by e-mail who asked never to be invited again.
 
 A block is private: nothing the blocked player sees tells them. A challenge or an
 invitation to someone who does not take them from the challenger is refused with the
@@ -22,7 +23,7 @@ from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
 from .bots import level_of
-from .models import Block, ChallengesFrom, Report
+from .models import Block, ChallengesFrom, InvitationOptOut, Report, normalised_address
 from .services import profile_of
 from .signals import player_blocked
 
@@ -134,6 +135,34 @@ def accounts_at(email: str) -> list[User]:
         User.objects.filter(
             is_active=True, emailaddress__email__iexact=email, emailaddress__verified=True
         ).distinct()
+    )
+
+
+def never_invite(address: str) -> None:
+    """The owner of ``address`` asks never to be invited again (asking twice is one
+    request): every invitation to it is refused from now on, until they sign up."""
+    InvitationOptOut.objects.get_or_create(address=normalised_address(address))
+
+
+def refuses_invitations(address: str) -> bool:
+    """Whether an invitation to ``address`` is refused: its owner asked never to be
+    invited, and no account has it as a verified address (a player decides for
+    themselves, by ``challenges_from``)."""
+    if not InvitationOptOut.objects.filter(address=normalised_address(address)).exists():
+        return False
+    return not accounts_at(address)
+
+
+def not_taking_invitations(address: str) -> ServiceError:
+    return ServiceError(
+        403,
+        "NOT_ACCEPTING_INVITATIONS",
+        _(
+            "%(email)s asked never to be invited here again: they may sign up and "
+            "challenge you themselves"
+        )
+        % {"email": address},
+        player=address,
     )
 
 

@@ -252,3 +252,27 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report {self.pk}: {self.reported} ({self.reason})"
+
+
+def normalised_address(address: str) -> str:
+    """An e-mail address as the opt-outs keep and compare it: trimmed, in lower case
+    (the service compares addresses whatever their case, as everywhere else)."""
+    return address.strip().lower()
+
+
+class InvitationOptOut(models.Model):
+    """An address whose owner, invited by e-mail with no account here, asked never to
+    be invited again (the invitation's one-click unsubscribe link, RFC 8058). Every
+    invitation to it is refused until an account has it as a verified address
+    (``accounts.conduct.refuses_invitations``)."""
+
+    #: ``normalised_address`` of the address.
+    address = models.CharField(_("address"), max_length=254, unique=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("invitation opt-out")
+        verbose_name_plural = _("invitation opt-outs")
+
+    def __str__(self) -> str:
+        return self.address

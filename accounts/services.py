@@ -27,11 +27,13 @@ from .models import (
     ApiToken,
     ChallengesFrom,
     Profile,
+    normalised_address,
 )
 from .signals import account_deleting, vacation_started
 
 MAX_TOKENS = 20
 UNSUBSCRIBE_SALT = "rbank.unsubscribe"
+NO_INVITATIONS_SALT = "rbank.no-invitations"
 
 logger = logging.getLogger(__name__)
 
@@ -235,6 +237,22 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
     ValueError for a well-signed token of another shape)."""
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     return int(data["u"]), str(data["k"])
+
+
+def no_invitations_token(address: str) -> str:
+    """The signed credential of an invitation's one-click unsubscribe link, for an
+    address with no account: following it asks never to be invited again."""
+    return signing.dumps(normalised_address(address), salt=NO_INVITATIONS_SALT)
+
+
+def read_no_invitations_token(token: str) -> str | None:
+    """The address a ``no_invitations_token`` names, or None when ``token`` is not one
+    (another link's token, or a forged one)."""
+    try:
+        address = signing.loads(token, salt=NO_INVITATIONS_SALT)
+    except signing.BadSignature:
+        return None
+    return address if isinstance(address, str) and address else None
 
 
 def vacation_days_left(profile: Profile, now: datetime) -> int:

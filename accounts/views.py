@@ -33,7 +33,12 @@ DIGEST = "digest"
 
 @csrf_exempt  # mail clients POST here (RFC 8058); the signed token is the credential
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET asks to confirm (link scanners must not unsubscribe anyone); POST does it."""
+    """GET asks to confirm (link scanners must not unsubscribe anyone); POST does it.
+    A player's link stops a kind of e-mail; a stranger's, in an invitation, stops
+    every invitation to their address."""
+    address = services.read_no_invitations_token(token)
+    if address is not None:
+        return _no_invitations(request, address)
     try:
         user_id, kind = services.read_unsubscribe_token(token)
         user = User.objects.get(pk=user_id)
@@ -57,6 +62,13 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     else:
         label = str(NOTIFICATION_NAMES[kind])
     return render(request, "accounts/unsubscribe.html", {"kind": label, "done": done})
+
+
+def _no_invitations(request: HttpRequest, address: str) -> HttpResponse:
+    done = request.method == "POST"
+    if done:
+        conduct.never_invite(address)
+    return render(request, "accounts/no_invitations.html", {"address": address, "done": done})
 
 
 def _user(request: HttpRequest) -> User:

@@ -127,6 +127,13 @@ def run(api: Api, *, accept: bool, games: int | None) -> None:
                         log.info("game %s over: %s", event["game"], event["score"])
                         if games is not None and ended >= games:
                             return
+        except urllib.error.HTTPError as error:
+            if error.code == 401:  # the token was revoked, or the account deleted
+                refusal = json.load(error)["message"]
+                raise SystemExit(f"the server refuses the token: {refusal}") from None
+            log.warning("stream refused (%s); again in %.0f s", error, pause)
+            time.sleep(pause)
+            pause = min(pause * 2, 60)
         except (OSError, ValueError) as error:  # the server restarted, the network blinked
             log.warning("stream lost (%s); again in %.0f s", error, pause)
             time.sleep(pause)

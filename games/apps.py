@@ -6,8 +6,11 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_save
+        from django.contrib.auth.models import User
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import post_delete, post_save
 
+        from accounts.models import ApiToken
         from accounts.signals import account_deleting, player_blocked, vacation_started
 
         # Register the tasks in every process, the web's too: the outbox queues them
@@ -17,6 +20,7 @@ class GamesConfig(AppConfig):
         from .models import Game
         from .poll import game_changed
         from .services import resign_every_game
+        from .stream import credentials_changed
         from .vacations import pause_clocks
 
         # A game's new version reaches the cache its pages' polls read.
@@ -25,3 +29,12 @@ class GamesConfig(AppConfig):
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")
         player_blocked.connect(withdraw_challenges, dispatch_uid="games.withdraw_challenges")
+        # A revoked token, a deleted or changed account, a logout: the event streams
+        # they signed in are checked at once, in every web process (games/stream.py).
+        for signal, sender, uid in (
+            (post_delete, ApiToken, "token_deleted"),
+            (post_delete, User, "user_deleted"),
+            (post_save, User, "user_saved"),
+            (user_logged_out, None, "logged_out"),
+        ):
+            signal.connect(credentials_changed, sender=sender, dispatch_uid=f"games.stream.{uid}")

@@ -30,7 +30,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.bots import bot_level_of, bot_player, level_of
-from accounts.conduct import accounts_at, kept_apart, not_taking_challenges, refuses_challenges
+from accounts.conduct import (
+    accounts_at,
+    kept_apart,
+    not_taking_challenges,
+    not_taking_invitations,
+    refuses_challenges,
+    refuses_invitations,
+)
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from rbank_site.errors import ServiceError
@@ -190,7 +197,8 @@ def _named_player(challenger: User, username: str) -> User:
 def _check_welcome(challenger: User, named: list[User], *, email: str | None) -> None:
     """Refuse a challenge to a player who takes none from ``challenger`` (they block
     them, or their ``challenges_from`` says no), and an invitation to an address that
-    is such a player's: one refusal whatever the reason (docs/conduct.md)."""
+    is such a player's: one refusal whatever the reason (docs/conduct.md). An
+    invitation to an address whose owner asked never to be invited is refused too."""
     for player in named:
         if refuses_challenges(player, challenger, have_played=have_played(player, challenger)):
             raise not_taking_challenges(player)
@@ -199,6 +207,8 @@ def _check_welcome(challenger: User, named: list[User], *, email: str | None) ->
             player, challenger, have_played=have_played(player, challenger)
         ):
             raise not_taking_challenges(player, named=email)
+    if email and refuses_invitations(email):
+        raise not_taking_invitations(email)
 
 
 def have_played(one: User, other: User) -> bool:

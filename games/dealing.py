@@ -99,5 +99,6 @@ def announce(game: Game) -> None:
         last_turn=[],
         lost_turn=False,
         deadline=game.deadline,
+        messages=[],  # nobody has written yet: a your_turn has the same fields every time
     )
     wake_bots(game, engine)

@@ -40,10 +40,12 @@ from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from accounts.conduct import accounts_at, refuses_invitations
 from accounts.models import NOTIFICATION_EVENTS, Profile
 from accounts.services import (
     bouncing,
     language_of,
+    no_invitations_token,
     profile_of,
     unsubscribe_token,
     verified_address,
@@ -298,6 +300,13 @@ def send(notification_id: int) -> bool:
             last_error="not sent: e-mails to this address bounce (the account page says so)",
         )
         return False
+    if row.user is None and row.kind == "invitation" and refuses_invitations(row.email):
+        Notification.objects.filter(pk=row.pk).update(
+            status=Notification.Status.OUTDATED,
+            next_attempt_at=None,
+            last_error="not sent: the address asked never to be invited",
+        )
+        return False
     try:
         moment = moment_of(row)
         if row.kind == "message" and row.game is not None and not _talk(row, row.game):
@@ -408,6 +417,11 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         # The answer to a player's own reply is no news to unsubscribe from.
         token = unsubscribe_token(user, row.kind)
         context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"
+    elif row.kind == "invitation" and not accounts_at(row.email):
+        # A stranger invited: one click asks never to be invited again.
+        token = no_invitations_token(row.email)
+        context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"
+        context["stranger"] = True
     game = row.game
     if game is not None:
         seat = game.seat_of(user.pk if user else None)

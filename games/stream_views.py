@@ -19,20 +19,22 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, cast
 
 from django.conf import settings
-from django.contrib.auth.models import User
 from django.core.handlers.asgi import ASGIRequest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from .stream import CLOSE, Stream, TooManyStreams, hub, in_thread, opening
+from .stream import CLOSE, PAGE_SIZE, Stream, TooManyStreams, hub, in_thread, known_ids, missed
+from .stream_auth import Credential, credential_of
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
@@ -87,12 +89,13 @@ def resume_from(request: HttpRequest) -> int | None:
     return int(text)
 
 
-def authenticate(request: HttpRequest) -> User | None:
-    """The API's own authenticators (a token, or the signed-in session)."""
+def authenticate(request: HttpRequest) -> Credential | None:
+    """The API's own authenticators (a token, or the signed-in session): what signed
+    the player in, which the stream keeps checking (``games.stream_auth``)."""
     classes = cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
     authenticators = [cls() for cls in classes]
-    user = Request(request, authenticators=authenticators).user
-    return user if user.is_authenticated else None
+    drf = Request(request, authenticators=authenticators)
+    return credential_of(drf, request) if drf.user.is_authenticated else None
 
 
 def holds_streams(request: HttpRequest) -> bool:
@@ -100,12 +103,14 @@ def holds_streams(request: HttpRequest) -> bool:
     return isinstance(request, ASGIRequest)
 
 
+@csrf_exempt  # it takes no write: any other method is its 405, not Django's CSRF page
 async def events(request: HttpRequest) -> HttpResponseBase:
     if request.method not in ("GET", "HEAD"):
         return error(
             405,
             "METHOD_NOT_ALLOWED",
             _("method %(method)s not allowed") % {"method": request.method},
+            Allow="GET, HEAD",
         )
     form = negotiate(request.headers.get("Accept", ""))
     if form is None:
@@ -119,16 +124,17 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     except ValueError:
         return error(400, "BAD_REQUEST", _("Last-Event-ID (or since) must be an event id"))
     try:
-        user = await in_thread(lambda: authenticate(request))
+        credential = await in_thread(lambda: authenticate(request))
     except APIException as exc:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
-    if user is None:
+    if credential is None:
         return error(401, "NOT_AUTHENTICATED", _("sign in, or send Authorization: Token <key>"))
     if not holds_streams(request):
         unavailable = _("this server holds no streams: poll GET /api/v1/games/")
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
+    known = await in_thread(lambda: known_ids(credential.user_id))
     try:
-        stream = hub().open(user.pk)
+        stream = hub().open(credential, known)
     except TooManyStreams:
         limit = settings.STREAM_MAX_PER_USER
         return error(
@@ -136,29 +142,25 @@ async def events(request: HttpRequest) -> HttpResponseBase:
             "TOO_MANY_STREAMS",
             _("at most %(count)s open streams per player") % {"count": limit},
         )
-    try:
-        missed, known = await in_thread(lambda: opening(user.pk, after))
-    except BaseException:
-        hub().close(stream)
-        raise
-    response = StreamingHttpResponse(
-        flow(stream, missed, known, form), content_type=form.content_type
-    )
+    response = StreamingHttpResponse(flow(stream, after, form), content_type=form.content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def flow(
-    stream: Stream, missed: list[dict[str, Any]], known: set[int], form: Format
-) -> AsyncIterator[str]:
-    """What the client reads: the events it missed, then each new one as it comes
-    (none it has had, or that came before it asked)."""
+async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator[str]:
+    """What the client reads: every stored event it missed (after ``after``), a page
+    at a time, then each new one as it comes (none it has had, or that came before it
+    asked)."""
     try:
         if form.preamble:
             yield form.preamble
-        for event in missed:
-            yield form.event(event)
+        while after is not None and not stream.ended:
+            page = await in_thread(partial(missed, stream.user_id, after))
+            for event in page:
+                stream.known.add(event["id"])
+                yield form.event(event)
+            after = page[-1]["id"] if len(page) == PAGE_SIZE else None
         while True:
             try:
                 event = await asyncio.wait_for(
@@ -167,9 +169,9 @@ async def flow(
             except TimeoutError:
                 yield form.heartbeat
                 continue
-            if event is CLOSE:
+            if event is CLOSE or stream.ended:
                 return
-            if event["id"] not in known:
+            if event["id"] not in stream.known:
                 yield form.event(event)
     finally:
         hub().close(stream)

@@ -228,14 +228,14 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
 def _refused_field(error: ServiceError, data: dict[str, Any], me: str) -> str | None:
     """The opponent field a refused challenge is about: the one the refusal quotes (an
     unknown player, a malformed address), the one naming oneself, or the one naming a
-    player who takes no challenge from us; else None, the form."""
+    player (or an address) that takes no challenge from us; else None, the form."""
     refused = str(error.extra.get("player", "")).lower()
     for field in ("second_opponent", "opponent"):
         value = str(data.get(field) or "")
         if value and (
             repr(value) in error.message
             or (error.code == "SAME_PLAYER" and value.lower() == me.lower())
-            or (error.code == "NOT_ACCEPTING_CHALLENGES" and value.lower() == refused)
+            or (bool(refused) and value.lower() == refused)
         ):
             return field
     return None

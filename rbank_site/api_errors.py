@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
-from django.views import defaults
+from django.views import csrf, defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -108,6 +108,21 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     if _is_api(request):
         return JsonResponse({"error": "BAD_REQUEST", "message": str(_REFUSED_EARLY)}, status=400)
     return defaults.bad_request(request, exception or Exception())
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A signed-in browser's write without the CSRF token: the error shape under /api/
+    (DRF's views check it themselves; this is for any other view there), Django's page
+    elsewhere."""
+    if _is_api(request):
+        return JsonResponse(
+            {
+                "error": "FORBIDDEN",
+                "message": _("CSRF check failed: send the X-CSRFToken header, or use a token"),
+            },
+            status=403,
+        )
+    return csrf.csrf_failure(request, reason)
 
 
 #: Seconds a client is asked to wait when the database was out of reach.

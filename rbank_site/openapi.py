@@ -55,7 +55,8 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
         [("Not signed in", "NOT_AUTHENTICATED", {"message": "invalid or revoked token"})],
     ),
     403: (
-        "The player takes no challenge from you (their setting, whatever its reason)",
+        "The player takes no challenge from you (their setting, whatever its reason), or "
+        "the invited address asked never to be invited",
         [
             (
                 "Not taking challenges",
@@ -65,7 +66,16 @@ _ERRORS: dict[int, tuple[str, list[tuple[str, str, dict[str, Any]]]]] = {
                     "may find them",
                     "player": "bob",
                 },
-            )
+            ),
+            (
+                "Not taking invitations",
+                "NOT_ACCEPTING_INVITATIONS",
+                {
+                    "message": "dora@example.com asked never to be invited here again: they "
+                    "may sign up and challenge you themselves",
+                    "player": "dora@example.com",
+                },
+            ),
         ],
     ),
     404: (

@@ -190,6 +190,8 @@ STORAGES = {
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+# A CSRF refusal under /api/ in the API's error shape, not Django's page.
+CSRF_FAILURE_VIEW = "rbank_site.api_errors.csrf_failure"
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
@@ -240,6 +242,10 @@ if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
+#: How often each web process checks that its streams' credentials still hold (a revoked
+#: token, a deleted account or an ended session ends its streams): what no process told
+#: it at once (through Redis) is found then.
+STREAM_CREDENTIAL_SECONDS = float(os.environ.get("STREAM_CREDENTIAL_SECONDS", "2"))
 #: Open streams one account may hold at once in one web process (each tab or client is one).
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
 #: The Redis channel of the events (deployments sharing one Redis each need their own).

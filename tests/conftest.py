@@ -1,8 +1,10 @@
-"""What every test shares: a cache that holds nothing from an earlier test, and English."""
+"""What every test shares: a cache that holds nothing from an earlier test, English, and
+every event written checked against its kind's schema."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.core.cache import caches
@@ -28,3 +30,26 @@ def english() -> Iterator[None]:
     translation.activate("en")
     yield
     translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
+def events_match_their_schemas() -> Iterator[None]:
+    """Every event a test writes, in this process, is checked against its kind's JSON
+    Schema (docs/api-events.md): a test that writes one that departs from it fails."""
+    from games.events import event_recorded
+    from tests.event_schemas import problems
+
+    found: list[str] = []
+
+    def check(sender: object, events: list[Any], **kwargs: object) -> None:
+        for row in events:
+            found.extend(problems(row.as_json()))
+
+    event_recorded.connect(check, weak=False, dispatch_uid="tests.events_match_their_schemas")
+    try:
+        yield
+    finally:
+        event_recorded.disconnect(dispatch_uid="tests.events_match_their_schemas")
+    assert not found, "events that depart from their schema (games/event_schemas.py):\n" + (
+        "\n".join(found)
+    )

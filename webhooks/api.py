@@ -225,11 +225,12 @@ class WebhookDetailApi(APIView):
         return Response(_webhook(webhook))
 
     @extend_schema(
-        responses={204: None, **errors(404)},
+        responses={204: None, **errors(400, 404, 413)},
         examples=[OpenApiExample("Deleted", value=None, response_only=True, status_codes=[204])],
         summary="Delete a webhook and its delivery log",
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
         services.delete_webhook(player_of(request), webhook_id)
         return Response(status=204)
 

@@ -17,7 +17,7 @@ from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
-from accounts.conduct import block
+from accounts.conduct import block, never_invite
 from accounts.services import create_token, profile_of
 from games.challenges import create_challenge
 from games.mail_play import ReplyAddress
@@ -63,7 +63,8 @@ def superuser(db: None) -> User:
 def everything(alice: User, bob: User, charlie: User) -> Game:
     """A row of every model: a match's game with a turn of each player (one sent with an
     Idempotency-Key), their e-mails, a message and its report, a block, a challenge, a
-    token, a profile, an e-mail address, a group, a webhook and its ping."""
+    token, a profile, an e-mail address, a group, a webhook and its ping, an address
+    never to invite."""
     game = start_match(alice, bob, target=100).games.get()
     mover, _ = mover_and_other(game, alice, bob)
     client_for(mover).post(
@@ -77,6 +78,7 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     report_message(bob, said.pk, reason="spam")
     block(charlie, "bob")
     create_challenge(alice, email="dora@example.com")
+    never_invite("erin@example.com")
     create_token(charlie, "laptop")
     profile_of(charlie)
     EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)

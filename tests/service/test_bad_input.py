@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, RequestFactory
 
 from games.engine import BadNotation, parse_move
 from games.models import Game
+from rbank_site.api_errors import csrf_failure
 from rbank_site.settings import _next_redis_db
 
-from .conftest import client_for, mover_and_other
+from .api_operations import api_paths
+from .conftest import browser, client_for, mover_and_other
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +98,33 @@ def test_the_cache_never_shares_the_brokers_redis_database() -> None:
     assert _next_redis_db("redis://h:6379/0") == "redis://h:6379/1"
     assert _next_redis_db("redis://h:6379") == "redis://h:6379/1"
     assert _next_redis_db("redis://:pw@h:6379/15") == "redis://:pw@h:6379/0"
+
+
+def test_it_answers_every_api_path_in_the_error_shape_even_without_the_csrf_token(
+    alice: User,
+) -> None:
+    # A signed-in browser's write without the CSRF token: DRF's views refuse it in the
+    # error shape, and so must a plain Django view under /api/ (the event stream).
+    client = browser(alice)
+    client.handler.enforce_csrf_checks = True
+    answers = {}
+    with ThreadPoolExecutor(1) as thread:  # the stream's async view needs a loop of its own
+        # The schema and its Swagger page aside: they answer in their own formats.
+        for path in set(api_paths()) - {"/api/v1/schema/", "/api/v1/docs/"}:
+            url = path.format_map(
+                {**dict.fromkeys(re.findall(r"{(\w+)}", path), 1), "username": "bob"}
+            )
+            for method in ("post", "put", "patch", "delete"):
+                response = thread.submit(getattr(client, method), url).result()
+                answers[f"{method.upper()} {path}"] = response["Content-Type"]
+    html = {operation: kind for operation, kind in answers.items() if "json" not in kind}
+    assert html == {}
+    assert len(answers) > 80
+
+
+def test_a_csrf_refusal_under_the_api_is_in_the_error_shape(rf: RequestFactory) -> None:
+    response = csrf_failure(rf.post("/api/v1/anything/"), reason="CSRF cookie not set.")
+    assert response.status_code == 403
+    assert json.loads(response.content)["error"] == "FORBIDDEN"
+    page = csrf_failure(rf.post("/account/"), reason="CSRF cookie not set.")
+    assert page.status_code == 403 and page["Content-Type"].startswith("text/html")

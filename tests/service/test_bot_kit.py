@@ -1,5 +1,6 @@
 """The bot kit (examples/bot.py) plays a whole game against the computer, through a
-real web process: its event stream, and a move per request."""
+real web process: its event stream, and a move per request; and stops when its token
+is revoked."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from accounts.bots import bot_player
-from accounts.services import create_token
+from accounts.services import create_token, revoke_token
 from games.challenges import create_challenge
 from games.engine import BY_CARDS, BY_STALEMATE, BY_TURN_LIMIT
 from games.models import Game
@@ -53,3 +54,24 @@ def test_the_example_bot_plays_a_whole_game(alice: User) -> None:
     # Played out by the rules: nobody resigned or ran out of time.
     assert game.ending in (BY_CARDS, BY_STALEMATE, BY_TURN_LIMIT), game.ending
     assert f"game {game.pk} over" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_example_bot_stops_once_its_token_is_revoked(alice: User) -> None:
+    token, key = create_token(alice, "bot")
+    with web_server() as web:
+        run = subprocess.Popen(
+            [sys.executable, str(BOT), "--server", web.url, "--token", key],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        try:
+            with pytest.raises(subprocess.TimeoutExpired):
+                run.communicate(timeout=3)  # it follows its stream
+            revoke_token(alice, token.pk)
+            out, _ = run.communicate(timeout=30)
+        finally:
+            run.kill()
+    assert run.returncode == 1
+    assert "the server refuses the token: invalid or revoked token" in out

@@ -5,17 +5,23 @@ suite runs with REDIS_URL, else through its read of the events table)."""
 from __future__ import annotations
 
 import json
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
+from django.test import Client
 from django.utils import timezone
 
 from accounts.bots import bot_player
-from accounts.services import create_token
+from accounts.models import ApiToken
+from accounts.services import create_token, delete_account, revoke_token
 from games import retention
 from games.challenges import accept_challenge, cancel_challenge, create_challenge, decline_challenge
 from games.dealing import start_game
@@ -23,12 +29,13 @@ from games.engine import BY_RESIGNATION
 from games.models import Event, Game
 from games.services import resign
 from games.stalemate import offer_stalemate
+from games.stream import PAGE_SIZE
 from games.stream_views import negotiate, resume_from
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of
 
 from .conftest import browser, play_turn
-from .web import Web, web_server
+from .web import Stream, Web, web_server
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -148,6 +155,19 @@ def test_a_stream_needs_an_asgi_server_and_says_so(alice: User) -> None:
     assert signed_out.status_code == 401
 
 
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
+def test_it_answers_a_write_to_the_stream_with_a_json_405(alice: User, method: str) -> None:
+    # A signed-in browser without the CSRF token: the stream takes no write, and says so
+    # in the API's shape, never with Django's CSRF page.
+    client = browser(alice)
+    client.handler.enforce_csrf_checks = True
+    with ThreadPoolExecutor(1) as thread:
+        response = thread.submit(getattr(client, method), "/api/v1/stream/events/").result()
+    assert response.status_code == 405
+    assert response.json()["error"] == "METHOD_NOT_ALLOWED"
+    assert response["Allow"] == "GET, HEAD"
+
+
 def test_resume_reads_last_event_id_then_since(rf: Any) -> None:
     assert resume_from(rf.get("/", HTTP_LAST_EVENT_ID="42")) == 42
     assert resume_from(rf.get("/?since=7")) == 7
@@ -198,6 +218,28 @@ def test_ndjson_and_resuming_after_the_last_event_id(
     play_turn(game, alice, bob)
     live = stream.ndjson(1)[0]
     assert live["kind"] == "move" and live["version"] == Game.objects.get().version
+    stream.close()
+
+
+def test_it_sends_every_missed_event_however_many_then_goes_live(
+    web: Web, game: Game, alice: User, bob: User
+) -> None:
+    # More than two pages of the catch-up (1,000 each), most of them from an hour ago and
+    # the last ones just now: each is sent, in order, none twice.
+    data = {"game": game.pk, "version": 1, "by": "A"}
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    Event.objects.bulk_create(
+        Event(user=bob, kind="stalemate_offered", game=game, data=data, created_at=an_hour_ago)
+        for _ in range(2 * PAGE_SIZE)
+    )
+    Event.objects.bulk_create(
+        Event(user=bob, kind="stalemate_offered", game=game, data=data) for _ in range(500)
+    )
+    stored = list(Event.objects.filter(user=bob).order_by("pk").values_list("pk", flat=True))
+    stream = web.stream({**token(bob), **NDJSON, "Last-Event-ID": "0"})
+    assert [e["id"] for e in stream.ndjson(len(stored), seconds=60)] == stored
+    play_turn(game, alice, bob)
+    assert [e["kind"] for e in stream.ndjson(2)] == ["move", "your_turn"]
     stream.close()
 
 
@@ -264,6 +306,93 @@ def test_every_web_process_passes_the_event_on(
         assert [e["kind"] for e in there.ndjson(2)] == ["move", "your_turn"]
         here.close()
         there.close()
+
+
+@dataclass
+class Signed:
+    """Bob's stream signed in by a token, and one signed in by his browser's session."""
+
+    by_token: Stream
+    by_session: Stream
+    token: ApiToken
+    key: str
+    session: Client
+
+
+def bobs_streams(web: Web, bob: User) -> Signed:
+    token, key = create_token(bob, "bot")
+    session = browser(bob)
+    cookie = f"sessionid={session.cookies['sessionid'].value}"
+    by_token = web.stream({"Authorization": f"Token {key}", **NDJSON})
+    by_session = web.stream({"Cookie": cookie, **NDJSON})
+    assert (by_token.status, by_session.status) == (200, 200)
+    return Signed(by_token, by_session, token, key, session)
+
+
+#: How soon a stream must end once what signed it in no longer holds.
+SECONDS = 6.0
+
+
+def test_it_ends_a_stream_whose_token_is_revoked_and_no_other(web: Web, bob: User) -> None:
+    signed = bobs_streams(web, bob)
+    revoke_token(bob, signed.token.pk)  # in this process, not the one holding the stream
+    assert signed.by_token.ends_within(SECONDS) < SECONDS
+    with pytest.raises(TimeoutError):
+        signed.by_session.ends_within(2)  # the session still holds: its stream goes on
+    again = web.stream({"Authorization": f"Token {signed.key}", **NDJSON})
+    assert (again.status, again.body()["error"]) == (401, "NOT_AUTHENTICATED")
+    signed.by_session.close()
+
+
+@pytest.mark.parametrize("how", ["logged out", "new password", "session deleted"])
+def test_it_ends_a_stream_whose_session_ends(web: Web, bob: User, how: str) -> None:
+    signed = bobs_streams(web, bob)
+    if how == "logged out":
+        signed.session.logout()
+    elif how == "new password":
+        bob.set_password("a-new-password-123")
+        bob.save()
+    else:  # the admin, or clearsessions: nobody is told, the periodic check finds it
+        Session.objects.filter(session_key=signed.session.session.session_key).delete()
+    assert signed.by_session.ends_within(SECONDS) < SECONDS
+    with pytest.raises(TimeoutError):
+        signed.by_token.ends_within(2)  # a token is no session: its stream goes on
+    signed.by_token.close()
+
+
+@pytest.mark.parametrize("how", ["deleted", "turned off"])
+def test_it_ends_every_stream_of_an_account_deleted_or_turned_off(
+    web: Web, game: Game, bob: User, how: str
+) -> None:
+    signed = bobs_streams(web, bob)
+    if how == "deleted":
+        delete_account(bob)
+    else:
+        User.objects.filter(pk=bob.pk).update(is_active=False)  # a bulk update: untold
+    assert signed.by_token.ends_within(SECONDS) < SECONDS
+    assert signed.by_session.ends_within(SECONDS) < SECONDS
+
+
+def test_a_revocation_reaches_the_streams_at_once_through_redis(
+    game: Game, bob: User, transactional_db: None
+) -> None:
+    # The periodic check set far away: what ends a stream at once is being told.
+    slow_check = {"STREAM_CREDENTIAL_SECONDS": "60", "STREAM_HEARTBEAT_SECONDS": "1"}
+    with web_server(**slow_check) as here, web_server(**slow_check) as there:
+        token, key = create_token(bob, "bot")
+        header = {"Authorization": f"Token {key}"}
+        mine, theirs = here.stream({**header, **NDJSON}), there.stream({**header, **NDJSON})
+        revoked = urllib.request.Request(
+            f"{here.url}/api/v1/me/tokens/{token.pk}/", method="DELETE", headers=header
+        )
+        assert urllib.request.urlopen(revoked, timeout=15).status == 204
+        assert mine.ends_within(3) < 3  # the process that served the revocation
+        if settings.REDIS_URL:  # every other process, told through Redis
+            assert theirs.ends_within(3) < 3
+        else:  # without Redis, another process finds out by its periodic check
+            with pytest.raises(TimeoutError):
+                theirs.ends_within(3)
+        theirs.close()
 
 
 def test_events_are_kept_for_their_retention_period(

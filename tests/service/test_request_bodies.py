@@ -13,26 +13,32 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from accounts.models import ApiToken, Profile
+from accounts.conduct import block
+from accounts.models import ApiToken, Block, Profile
 from accounts.services import create_token
 from games.challenges import create_challenge
 from games.models import Challenge, Game
 from webhooks.models import Delivery, Webhook
 from webhooks.services import create_webhook, ping
 
-from .api_operations import Operation, write_operations
+from .api_operations import Operation, schema_write_operations, write_operations
 from .conftest import client_for
 
 pytestmark = pytest.mark.django_db
 
-WRITES = write_operations()
+#: Every write the schema lists: POST, PUT, PATCH and DELETE.
+WRITES = schema_write_operations()
+
+
+def test_it_walks_every_write_the_url_conf_serves() -> None:
+    assert write_operations() == WRITES
 
 
 @dataclass
 class World:
     """Alice's game with bob, bob's challenge to her, her API token, her webhook and its
-    ping: every id a write operation's URL can name, each a real thing the operation
-    could change."""
+    ping, her block of charlie: every id a write operation's URL can name, each a real
+    thing the operation could change."""
 
     alice: User
     game: Game
@@ -40,6 +46,7 @@ class World:
     token: ApiToken
     webhook: Webhook
     delivery: Delivery
+    blocked: User
 
     def url(self, op: Operation) -> str:
         return op.url(
@@ -48,6 +55,7 @@ class World:
             token_id=self.token.pk,
             webhook_id=self.webhook.pk,
             delivery_id=self.delivery.pk,
+            username=self.blocked.get_username(),
         )
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -63,15 +71,18 @@ class World:
             profile,
             list(Webhook.objects.values("pk", "url", "kinds", "active", "secret").order_by("pk")),
             list(Delivery.objects.values_list("pk", flat=True).order_by("pk")),
+            list(Block.objects.values_list("blocker", "blocked").order_by("pk")),
         )
 
 
 @pytest.fixture
-def world(alice: User, bob: User, game: Game) -> World:
+def world(alice: User, bob: User, charlie: User, game: Game) -> World:
     challenge = create_challenge(bob, opponent="alice")
     token, _ = create_token(alice, "my bot")
     webhook = create_webhook(alice, "https://hooks.example.com/rbank", ["move"])
-    return World(alice, game, challenge, token, webhook, ping(alice, webhook.pk))
+    block(alice, "charlie")
+    delivery = ping(alice, webhook.pk)
+    return World(alice, game, challenge, token, webhook, delivery, charlie)
 
 
 def send(world: World, op: Operation, body: str, content_type: str = "application/json") -> Any:

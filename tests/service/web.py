@@ -137,5 +137,14 @@ class Stream:
                 fields[name] = value
         return events
 
+    def ends_within(self, seconds: float) -> float:
+        """Read until the server ends the stream; how long that took. TimeoutError if
+        it is still open after ``seconds`` (its heartbeats keep the lines coming)."""
+        start = time.monotonic()
+        while self.readline():
+            if time.monotonic() - start > seconds:
+                raise TimeoutError(f"the stream is still open after {seconds} s")
+        return time.monotonic() - start
+
     def close(self) -> None:
         self.conn.close()
