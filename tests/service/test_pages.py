@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -728,6 +729,23 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
 
 
 # ------------------------------------------------------------------------- replay
+
+
+#: Characters many machines draw only with an emoji font (the media controls ⏩-⏺, and
+#: the pictographs past U+1F000): without one, an empty box. The pages draw icons as SVG.
+NEEDS_AN_EMOJI_FONT = re.compile("[\u2300-\u23ff\U0001f000-\U0001ffff]")
+
+
+def test_no_page_writes_a_character_that_needs_an_emoji_font() -> None:
+    root = Path(__file__).resolve().parents[2]
+    files = [*(root / "templates").rglob("*.html"), *(root / "games" / "static").rglob("*.*")]
+    found = [
+        f"{path.relative_to(root)}: {char!r}"
+        for path in files
+        if path.suffix in (".html", ".js", ".css")
+        for char in NEEDS_AN_EMOJI_FONT.findall(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 def play_some(game: Game, alice: User, bob: User, turns: int) -> None:
