@@ -186,7 +186,9 @@ if env_bool("BEHIND_TLS_PROXY", not DEBUG):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-# E-mail: SMTP to EMAIL_HOST:EMAIL_PORT; the console when no host is set.
+# E-mail: SMTP to EMAIL_HOST:EMAIL_PORT. With no host: under DEBUG (make run), each
+# e-mail kept as a file in MAIL_FOLDER with one line in the log, listed at /dev/mail/
+# (rbank_site/mailbox.py); otherwise printed whole on the console.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -196,8 +198,11 @@ EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
+    else "rbank_site.mailbox.MailFolderBackend"
+    if DEBUG
     else "django.core.mail.backends.console.EmailBackend",
 )
+MAIL_FOLDER = Path(os.environ.get("MAIL_FOLDER", VAR_DIR / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@localhost>")
 #: Seconds the SMTP connection waits on the server (each connect, read or write): a
 #: hung server fails the attempt instead of holding the worker past its claim's lease.
