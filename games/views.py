@@ -151,7 +151,7 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
             (level, name, ratings.BOT_RATINGS[level], COMPUTER_LEVELS.get(level, level))
             for level, (name, _bot) in BOT_PLAYERS.items()
         ],
-        "presets": [preset["name"] for preset in rules_catalog.presets()],
+        "presets": rules_catalog.preset_choices(),
         "near": _near(user) if not games else [],
         "my_standing": ratings.standings([user], "standard")[user.pk],
         "calendar": _calendar_link(user),
@@ -873,9 +873,9 @@ def watch(request: HttpRequest) -> HttpResponse:
     """Games being played that anyone may watch (docs/spectators.md), newest activity
     first, by rules and by player; no sign-in needed. A filter that names no preset is
     no filter, and a page number out of range is the nearest page."""
-    presets = [preset["name"] for preset in rules_catalog.presets()]
+    presets = rules_catalog.preset_choices()
     rules = request.GET.get("rules", "")
-    rules = rules if rules in presets else ""
+    rules = rules if rules in dict(presets) else ""
     player = request.GET.get("player", "").replace("\x00", "").strip()
     player = player[: selectors.PLAYER_FILTER_LENGTH]
     games = selectors.public_games(rules=rules or None, player=player or None)

@@ -79,6 +79,14 @@ def test_the_account_page_saves_the_language(alice: User) -> None:
     response = client.post("/account/", data, follow=True)
     assert profile_of(alice).language == "de"
     assert response.headers["Content-Language"] == "de"  # the page after, in German
+    # ... and what it says was done too, in the language the player now reads.
+    assert words("de", SAVED) in response.content.decode()
+    assert SAVED not in response.content.decode()
+    # Back to no choice: the browser's language, French here.
+    data |= {"language": ""}
+    response = client.post("/account/", data, follow=True, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.headers["Content-Language"] == "fr"
+    assert words("fr", SAVED) in response.content.decode()
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])

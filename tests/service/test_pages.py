@@ -24,7 +24,7 @@ from accounts.services import update_profile
 from games import rules_catalog
 from games.challenges import MAX_PENDING, create_challenge
 from games.dealing import start_game
-from games.engine import IllegalMove
+from games.engine import PRESETS, IllegalMove
 from games.models import Challenge, Game
 from games.services import play_moves, resign
 from tests.stored import current_turn_of, entries_of, last_turn_of, log_of, position_of
@@ -311,6 +311,25 @@ def test_the_new_game_form_creates_a_challenge(
 #: Notes for the rules reference that players must not read on a page: a variant's id,
 #: a source text's number, the reference's file and sections, a source's page.
 SOURCE_NOTES = re.compile(r"\bV\d+\b|\bseeds? \d{3}|RULES\.md|§|\bp\.\s?\d")
+
+
+def test_the_rules_menus_name_each_preset_in_words(alice: User) -> None:
+    """The menus of rules (play the computer, a new game, the public games' filter) show
+    each preset's name, never its id (``foster-one-pack``), which stays the value sent."""
+    names = dict(rules_catalog.PRESET_NAMES)
+    assert set(names) == set(PRESETS)  # a new preset needs its name
+    menus = {
+        "computer-rules": browser(alice).get("/").text,
+        "id_rules": browser(alice).get("/").text,
+        "watch-rules": browser(None).get("/watch/").text,
+    }
+    for menu, html in menus.items():
+        select = html[html.index(f'id="{menu}"') :]
+        select = select[: select.index("</select>")]
+        shown = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select))
+        assert set(shown) == set(PRESETS), menu
+        for preset, text in shown.items():
+            assert text == escape(names[preset]) != preset, (menu, preset, text)
 
 
 def test_it_words_the_rule_options_for_players(alice: User) -> None:
