@@ -36,7 +36,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
@@ -51,6 +51,7 @@ from accounts.services import (
 from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
 from games.engine import Game as EngineGame
 from rbank_site.logs import fields
+from rbank_site.naming import site_name
 
 from . import talk
 from .board_text import board_text, mail_table
@@ -324,13 +325,10 @@ def send(notification_id: int) -> bool:
 
 
 def deadline_words(when: datetime) -> str:
-    """A deadline as e-mails write it, in the active language and ``when``'s zone:
-    "Saturday 28 November 2026, 09:00 CET"."""
-    # Translators: how an e-mail writes a deadline, in Django's date format letters
-    # (l: the weekday, d: the day, F: the month, Y: the year, H:i: the time), e.g.
-    # German "l, j. F Y, H:i".
-    pattern = pgettext("date format", "l d F Y, H:i")
-    return f"{date_format(when, pattern)} {when.tzname()}"
+    """A deadline as e-mails write it, in the active language's format
+    (``rbank_site/formats/``) and ``when``'s zone: "Saturday 28 November 2026, 09:00
+    CET", German "Samstag, 28. November 2026, 09:00 CET"."""
+    return f"{date_format(when, 'DATETIME_FORMAT')} {when.tzname()}"
 
 
 def recipient_language(row: Notification) -> str:
@@ -392,7 +390,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
     """What the templates may show. The table is drawn as it was at the event, from the
     recipient's view only (never from the full position)."""
     context: dict[str, Any] = {
-        "site_name": settings.SITE_NAME,
+        "site_name": site_name(),
         "site_url": settings.SITE_URL,
         **row.context,
     }
@@ -624,7 +622,7 @@ def _digest_message(user: User, rows: list[Notification]) -> EmailMultiAlternati
     ]
     unsubscribe_link = f"{settings.SITE_URL}/unsubscribe/{unsubscribe_token(user, 'digest')}/"
     context: dict[str, Any] = {
-        "site_name": settings.SITE_NAME,
+        "site_name": site_name(),
         "player": profile_of(user).display_name or user.get_username(),
         "items": items,
         "unsubscribe_link": unsubscribe_link,

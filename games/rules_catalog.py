@@ -69,7 +69,9 @@ def option_label(name: str) -> str:
 def preset_choices() -> list[tuple[str, Promise | str]]:
     """The presets for a menu: (id, name), the standard game first. The names are lazy,
     so a form made once at import is read in each request's language."""
-    return [(preset["name"], PRESET_NAMES.get(preset["name"], preset["name"])) for preset in presets()]
+    return [
+        (preset["name"], PRESET_NAMES.get(preset["name"], preset["name"])) for preset in presets()
+    ]
 
 
 #: What each preset is, in the words the pages show (``presets_in_plain_words``).

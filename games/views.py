@@ -686,7 +686,7 @@ def write_message(request: HttpRequest, game_id: int) -> HttpResponse:
         done = (
             _("Message sent.")
             if message.delivered
-            else _("Your message goes with your turn: it is read when your turn ends.")
+            else _("Message sent: it is shown at once, and their e-mail brings it with your turn.")
         )
     return _after_action(
         request,

@@ -133,7 +133,8 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+# The subjects of its e-mails start with the site's name in their language
+# (accounts.adapter.AccountAdapter.format_email_subject).
 # The site's name in allauth's e-mails; a followed e-mail invitation as proof of the
 # invited address (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
@@ -152,6 +153,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # profile's), else the browser's Accept-Language, else English. Catalogues in locale/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+#: How each language writes dates and times (rbank_site/formats/).
+FORMAT_MODULE_PATH = ["rbank_site.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
