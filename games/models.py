@@ -626,7 +626,8 @@ class Notification(models.Model):
         DIGEST = "digest", pgettext_lazy("e-mail status", "Digest")
         #: Given up: a permanent refusal, or every attempt failed.
         FAILED = "failed", pgettext_lazy("e-mail status", "Failed")
-        #: Not sent: the turn it announced was over before it went out.
+        #: Not sent: the turn it announced was over before it went out, or its player
+        #: was looking at the game when it was to go (games.presence).
         OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
 
     #: The player told, or None for an invitee without an account (``email`` only).

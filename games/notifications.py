@@ -40,6 +40,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from accounts.bots import level_of
 from accounts.models import NOTIFICATION_EVENTS, Profile
 from accounts.services import (
     bouncing,
@@ -53,7 +54,7 @@ from games.engine import Game as EngineGame
 from rbank_site.logs import fields
 from rbank_site.naming import site_name
 
-from . import talk
+from . import presence, talk
 from .board_text import board_text, mail_table
 from .mail_play import BounceAddress, menu, plays_by_mail
 from .models import Challenge, Game, Message, Notification
@@ -107,13 +108,17 @@ def notify(
 ) -> Notification | None:
     """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
     game its player plays by mail, "your turn" is the game itself: sent at once,
-    whatever the preference for notices."""
+    whatever the preference for notices. Against the computer, which answers within
+    seconds, "your turn" is sent only to a player who asks for it
+    (``Profile.computer_turn_emails``; docs/notifications.md)."""
     profile = profile_of(user) if user else None
     mode = profile.notifications.get(kind, "immediately") if profile else "immediately"
     if kind == "your_turn" and user is not None and game is not None:
         seat = game.seat_of(user.pk)
         if seat is not None and plays_by_mail(game, seat, profile):
             mode = "immediately"
+        elif against_computer(game) and not (profile and profile.computer_turn_emails):
+            mode = "never"
     address = email or (user.email if user else "")
     if mode == "never" or not address:
         return None
@@ -133,6 +138,24 @@ def notify(
     if row.status == Notification.Status.PENDING:
         transaction.on_commit(partial(dispatch, SEND_NOTIFICATION, row.pk))
     return row
+
+
+def against_computer(game: Game) -> bool:
+    """Whether a computer player sits at ``game`` (``accounts.bots``)."""
+    return any(level_of(player) for player in game.players)
+
+
+def at_the_game(row: Notification) -> bool:
+    """Whether the row is a "your turn" whose player is looking at its game now (its
+    page, a poll or its stream in the last ``PRESENCE_SECONDS``, ``games.presence``):
+    they see the turn come, and need no e-mail. One who plays the game by mail gets it
+    all the same: for them the e-mail is the game."""
+    if row.kind != "your_turn" or row.user_id is None or row.game is None:
+        return False
+    if not presence.is_present(row.user_id, row.game.pk):
+        return False
+    seat = row.game.seat_of(row.user_id)
+    return seat is None or not plays_by_mail(row.game, seat)
 
 
 def claim(notification_id: int) -> bool:
@@ -307,10 +330,13 @@ def send(notification_id: int) -> bool:
                 status=Notification.Status.OUTDATED, next_attempt_at=None
             )
             return False
-        if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
+        if (moment is not None and row.kind in TURN_KINDS and moment.turn_is_over) or (
+            at_the_game(row)
+        ):
             Notification.objects.filter(pk=row.pk).update(
                 status=Notification.Status.OUTDATED, next_attempt_at=None
             )
+            logger.info("e-mail not needed %s", fields(id=row.pk, kind=row.kind))
             return False
         build_message(row, moment).send()
     except DatabaseError:

@@ -7,6 +7,10 @@ on their own, or ``?since=``) replays the stored events after that id first. A
 comment (SSE) or an empty line (NDJSON) every ``STREAM_HEARTBEAT_SECONDS`` keeps idle
 connections and the proxies between alive.
 
+A stream opened by a game page names its game (``?game=N``): while it is open, the
+player counts as looking at that game (``games.presence``, refreshed every third of
+``PRESENCE_SECONDS``), and no "your turn" e-mail is sent for it.
+
 An async view: it waits on the hub (``games.stream``) without holding a thread or a
 database connection; the ORM is used only to authenticate and to read the backlog.
 The stream needs the ASGI server; under WSGI (the test server) it answers 503 at once
@@ -32,6 +36,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from . import presence
 from .stream import CLOSE, Stream, TooManyStreams, hub, in_thread, opening
 
 SSE = "text/event-stream"
@@ -87,6 +92,18 @@ def resume_from(request: HttpRequest) -> int | None:
     return int(text)
 
 
+def watched_game(request: HttpRequest) -> int | None:
+    """The game whose page opened the stream (``?game=``), None for none; ValueError
+    for a value that is no game id."""
+    text = request.GET.get("game")
+    if text is None:
+        return None
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) < 19 and int(text) > 0):
+        raise ValueError(text)
+    return int(text)
+
+
 def authenticate(request: HttpRequest) -> User | None:
     """The API's own authenticators (a token, or the signed-in session)."""
     classes = cast(list[type[BaseAuthentication]], api_settings.DEFAULT_AUTHENTICATION_CLASSES)
@@ -119,6 +136,10 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     except ValueError:
         return error(400, "BAD_REQUEST", _("Last-Event-ID (or since) must be an event id"))
     try:
+        game_id = watched_game(request)
+    except ValueError:
+        return error(400, "BAD_REQUEST", _("game must be a game's id"))
+    try:
         user = await in_thread(lambda: authenticate(request))
     except APIException as exc:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
@@ -141,8 +162,9 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     except BaseException:
         hub().close(stream)
         raise
+    looking = None if game_id is None else (user.pk, game_id)
     response = StreamingHttpResponse(
-        flow(stream, missed, known, form), content_type=form.content_type
+        flow(stream, missed, known, form, looking), content_type=form.content_type
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -150,19 +172,30 @@ async def events(request: HttpRequest) -> HttpResponseBase:
 
 
 async def flow(
-    stream: Stream, missed: list[dict[str, Any]], known: set[int], form: Format
+    stream: Stream,
+    missed: list[dict[str, Any]],
+    known: set[int],
+    form: Format,
+    looking: tuple[int, int] | None = None,
 ) -> AsyncIterator[str]:
     """What the client reads: the events it missed, then each new one as it comes
-    (none it has had, or that came before it asked)."""
+    (none it has had, or that came before it asked). ``looking``: the player and the
+    game whose page opened the stream, marked present while it is open."""
+    refresh = presence.seconds() / 3
+    marked = -refresh
+    loop = asyncio.get_running_loop()
     try:
         if form.preamble:
             yield form.preamble
         for event in missed:
             yield form.event(event)
         while True:
+            if looking is not None and loop.time() - marked >= refresh:
+                await presence.amark(*looking)
+                marked = loop.time()
             try:
                 event = await asyncio.wait_for(
-                    stream.queue.get(), settings.STREAM_HEARTBEAT_SECONDS
+                    stream.queue.get(), min(settings.STREAM_HEARTBEAT_SECONDS, refresh)
                 )
             except TimeoutError:
                 yield form.heartbeat

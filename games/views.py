@@ -43,6 +43,7 @@ from . import (
     challenges,
     mail_play,
     poll,
+    presence,
     ratings,
     rules_catalog,
     selectors,
@@ -457,8 +458,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/watch.html", _watch_context(game, request.user))
     poll.remember(request, game)
     context = _game_context(game, seat)
-    # Served on ASGI, the page follows the player's event stream; else it polls.
-    context["stream_url"] = reverse("api-stream-events") if holds_streams(request) else ""
+    # Served on ASGI, the page follows the player's event stream, which says the player
+    # is looking at this game while it is open (games.presence); else it polls.
+    context["stream_url"] = (
+        f"{reverse('api-stream-events')}?game={game.pk}" if holds_streams(request) else ""
+    )
     return render(request, "games/game.html", context)
 
 
@@ -508,6 +512,7 @@ def _after_action(
     refused line, or ``message_typed``, the refused message, is back in its box). An
     action ``about_messages`` says what happened beside the messages."""
     game, seat = _player_game(request, game_id)
+    presence.mark(request.user.pk, game.pk)  # acting on its page: looking at the game
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
     context = _game_context(

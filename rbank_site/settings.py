@@ -231,6 +231,9 @@ EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "7"))
 if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
+#: A player counts as looking at a game this long after its page, a poll of it or its
+#: stream last said so; meanwhile no "your turn" e-mail is sent for it (games/presence.py).
+PRESENCE_SECONDS = int(os.environ.get("PRESENCE_SECONDS", "180"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
 #: Open streams one account may hold at once in one web process (each tab or client is one).
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
