@@ -49,7 +49,7 @@ from accounts.services import (
     unsubscribe_token,
     verified_address,
 )
-from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
+from games.engine import BY_RESIGNATION, BY_TIMEOUT, STALEMATE, Position, view
 from games.engine import Game as EngineGame
 from rbank_site.logs import fields
 from rbank_site.naming import site_name
@@ -58,6 +58,7 @@ from . import presence, talk
 from .board_text import board_text, mail_table
 from .mail_play import BounceAddress, menu, plays_by_mail
 from .models import Challenge, Game, Message, Notification
+from .results import agreement_terms, stalemate_how, stalemate_scorer
 from .store import engine_game
 
 logger = logging.getLogger(__name__)
@@ -448,6 +449,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
         seen = view(position, seat)
+        if row.kind == "stalemate_offer" and seat is not None:
+            # What agreeing would score, as the page shows it before one answers.
+            counts = [seen[letter]["count"] for letter in game.letters]
+            context["agreement"] = agreement_terms(game, seat, counts, position.stalemate_score())
         context["board"] = board_text(seen)
         context["table"] = mail_table(seen)
         context["opponent"] = (
@@ -539,18 +544,22 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
             yours = pgettext("game over e-mail", "you ran out of time")
             theirs = pgettext("game over e-mail", "%(name)s ran out of time")
         words.append(said(forfeited, yours, theirs))
-    if position.winner is not None:
-        yours = pgettext("game over e-mail", "you won")
-        theirs = pgettext("game over e-mail", "%(name)s won")
-        words.append(said(position.winner, yours, theirs))
-    elif not words:
-        words.append(
-            pgettext("game over e-mail", "a stalemate by agreement")
-            if position.ending == BY_AGREEMENT
-            else pgettext("game over e-mail", "a stalemate")
-        )
     assert position.score is not None
     score = position.score
+    winner = position.winner
+    if position.status == STALEMATE:
+        # Scored by the counts, worded as the pages word it (games/results.py): a win
+        # or a loss unless nobody scored.
+        points = dict(zip(game.letters, score, strict=True))
+        words.append(stalemate_how(position.ending or "", game.names(), points, game.letters[seat]))
+        scorer = stalemate_scorer(points)
+        if scorer is None:
+            words.append(pgettext("game over e-mail", "a draw"))
+        winner = None if scorer is None else game.letters.index(scorer)
+    if winner is not None:
+        yours = pgettext("game over e-mail", "you won")
+        theirs = pgettext("game over e-mail", "%(name)s won")
+        words.append(said(winner, yours, theirs))
 
     def scored(other: int) -> str:
         if other == seat:

@@ -54,7 +54,7 @@ from . import (
 from .board import build_board, revealed_view
 from .forms import NewGameForm, ReportForm
 from .models import Challenge, Game, Message
-from .results import result_line
+from .results import agreement_terms, result_line
 from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
 from .stream_views import holds_streams
@@ -314,6 +314,7 @@ def _table_context(game: Game, seat: int | None) -> dict[str, Any]:
         "lost_turn": last["lost"],
         "replay_from": engine.last_turn.start if engine.last_turn is not None else 0,
         "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
+        "stalemate_score": engine.position.stalemate_score(),  # R8.5: what agreeing scores
         "to_move_name": names[game.to_move],
         "table_words": _table_words(),
     }
@@ -368,6 +369,12 @@ def _game_context(
     context = _table_context(game, seat)
     names = context["state"]["players"]
     offer = game.stalemate_offer
+    agreement = agreement_terms(
+        game,
+        seat,
+        [context["state"]["position"][letter]["count"] for letter in game.letters],
+        context["stalemate_score"],
+    )
     return {
         **context,
         "seat": game.letters[seat],
@@ -381,11 +388,17 @@ def _game_context(
         "offer_from_opponent": bool(offer) and game.letters[seat] not in offer,
         "offer_from_me": offer[:1] == game.letters[seat],
         "offered_by": names.get(offer[:1], ""),
+        # What an agreement would score now, as the engine counts it, in words.
+        "agreement": agreement,
         "offer_sentence": (
-            _("%(player)s offers to end the game as a stalemate") % {"player": names[offer]}
+            # Translators: not a draw: an agreement scores the counts (R8.3), and the
+            # lowest count wins. Never "Remis" or "nulle". %(terms)s: "0-4, you would
+            # lose".
+            _("%(player)s offers to end the game now, scored by the counts: %(terms)s.")
+            % {"player": names[offer], "terms": agreement.short}
             if len(offer) == 1
-            else _("%(players)s agree to end the game as a stalemate")
-            % {"players": and_list([names[letter] for letter in offer])}
+            else _("%(players)s agree to end the game now, scored by the counts: %(terms)s.")
+            % {"players": and_list([names[letter] for letter in offer]), "terms": agreement.short}
         ),
         "plays_by_mail": mail_play.plays_by_mail(game, seat),
         "talk_messages": _readable_messages(game, game.user_at(seat), seat),
@@ -625,21 +638,31 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Offer, accept or decline ending the game by the counts (R8.5). Offering and
+    accepting ask the player to confirm the result the page showed them."""
     action = request.POST.get("stalemate")
     user = _user(request)
     error = None
     done = {
-        "offer": _("Stalemate offered."),
-        "accept": _("Stalemate agreed."),
+        "offer": _("Your offer is sent: if it is agreed, the game ends, scored by the counts."),
+        "accept": _("Agreed: the game is over, scored by the counts."),
         "decline": _("Offer declined."),
     }.get(action or "", "")
     try:
-        if action == "offer":
+        if action in ("offer", "accept") and request.POST.get("confirm") != "yes":
+            error = ServiceError(
+                400,
+                "BAD_REQUEST",
+                _("tick the box to confirm that you accept the result an agreement gives"),
+            )
+        elif action == "offer":
             offer_stalemate(game_id=game_id, user=user)
         elif action in ("accept", "decline"):
             answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
         else:
-            error = ServiceError(400, "BAD_REQUEST", _("offer, accept or decline a stalemate"))
+            error = ServiceError(
+                400, "BAD_REQUEST", _("offer, accept or decline ending the game by the counts")
+            )
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, done)

@@ -22,7 +22,8 @@ from games.engine import GameError
 from games.models import Game
 from games.notifications import deadline_words
 from games.services import refused
-from tests.stored import position_of
+from games.stalemate import answer_stalemate, offer_stalemate
+from tests.stored import UNEVEN_COUNTS, place, position_of
 
 from .conftest import browser, client_for, mover_and_other, play_turn
 from .smtp import Inbox, smtp_inbox, text_of
@@ -133,6 +134,28 @@ def test_times_are_written_in_each_languages_own_format(
     assert f'datetime="{when.isoformat()}">{on_a_page}</time>' in html
     with translation.override(language):
         assert deadline_words(when.astimezone(ZoneInfo("Europe/Berlin"))) == in_an_email
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_stalemate_is_never_called_a_draw_on_the_page(
+    game: Game, alice: User, bob: User, language: str
+) -> None:
+    """Scored by the counts, it is no draw: the French page offered "la nulle", the
+    German result read "Remis vereinbart" to a player who had lost."""
+    draw = {"fr": re.compile(r"\bnulles?\b", re.I), "de": re.compile(r"\bremis\b", re.I)}
+    update_profile(alice, {"language": language})
+    place(game, UNEVEN_COUNTS)
+    offering = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'id="stalemate-terms"' in offering and not draw[language].search(offering)
+    offer_stalemate(game_id=game.pk, user=bob)
+    answering = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'id="stalemate-offer"' in answering and not draw[language].search(answering)
+    answer_stalemate(game_id=game.pk, user=alice, accept=True)
+    over = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert not draw[language].search(over)
+    lobby = browser(alice).get("/").content.decode()
+    (result,) = re.findall(r'<span class="result">([^<]*)</span>', lobby)
+    assert result.endswith(" · 0-4") and not draw[language].search(result)
 
 
 #: A card in a line of text: its rank's letter or number, then its suit.

@@ -26,8 +26,18 @@ from games.challenges import MAX_PENDING, create_challenge
 from games.dealing import start_game
 from games.engine import PRESETS, IllegalMove
 from games.models import Challenge, Game
+from games.results import result_line
 from games.services import play_moves, resign
-from tests.stored import current_turn_of, entries_of, last_turn_of, log_of, position_of
+from games.stalemate import answer_stalemate, offer_stalemate
+from tests.stored import (
+    UNEVEN_COUNTS,
+    current_turn_of,
+    entries_of,
+    last_turn_of,
+    log_of,
+    place,
+    position_of,
+)
 
 from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn
 
@@ -712,9 +722,18 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
 
 def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: User) -> None:
     url = f"/games/{game.pk}/stalemate/"
-    offered = browser(alice).post(url, {"stalemate": "offer"}, follow=True)
-    assert "Stalemate offered." in offered.text
-    assert "You have offered a stalemate; bob has not answered yet." in offered.text
+    before = snapshot(game)
+    unconfirmed = browser(alice).post(url, {"stalemate": "offer"})
+    assert unconfirmed.status_code == 400
+    assert refusal(unconfirmed.text).startswith("tick the box to confirm")
+    assert snapshot(game) == before
+    offered = browser(alice).post(url, {"stalemate": "offer", "confirm": "yes"}, follow=True)
+    assert "Your offer is sent: if it is agreed, the game ends, scored by the counts." in (
+        offered.text
+    )
+    assert "You have offered to end the game now, scored by the counts; bob has not" in (
+        offered.text
+    )
     game.refresh_from_db()
     assert game.stalemate_offer == "A"
     bob_sees = browser(bob).get(f"/games/{game.pk}/").text
@@ -724,13 +743,15 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
         (alice, "offer", 409, "you have already agreed to a stalemate"),
         (alice, "accept", 409, "no stalemate offer awaits your answer"),
         (bob, "offer", 409, "your opponent has offered a stalemate: accept or decline it"),
-        (bob, "shrug", 400, "offer, accept or decline a stalemate"),
-        (bob, "", 400, "offer, accept or decline a stalemate"),
+        (bob, "shrug", 400, "offer, accept or decline ending the game by the counts"),
+        (bob, "", 400, "offer, accept or decline ending the game by the counts"),
     ]
     before = snapshot(game)
     for user, action, status, message in wrong:
-        response = browser(user).post(url, {"stalemate": action})
+        response = browser(user).post(url, {"stalemate": action, "confirm": "yes"})
         assert response.status_code == status and refusal(response.text) == message
+    unconfirmed = browser(bob).post(url, {"stalemate": "accept"})
+    assert unconfirmed.status_code == 400
     assert snapshot(game) == before
 
     declined = browser(bob).post(url, {"stalemate": "decline"}, headers=FETCH)
@@ -739,12 +760,62 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
     assert game.stalemate_offer == "" and game.status == "playing"
     assert "offers to end the game" not in browser(bob).get(f"/games/{game.pk}/").text
 
-    browser(alice).post(url, {"stalemate": "offer"})
-    accepted = browser(bob).post(url, {"stalemate": "accept"}, follow=True)
-    assert "Stalemate agreed." in accepted.text
-    assert re.search(r"<strong>Stalemate agreed · \d+-\d+</strong>", accepted.text)
+    browser(alice).post(url, {"stalemate": "offer", "confirm": "yes"})
+    accepted = browser(bob).post(url, {"stalemate": "accept", "confirm": "yes"}, follow=True)
+    assert "Agreed: the game is over, scored by the counts." in accepted.text
     game.refresh_from_db()
     assert game.status == "stalemate" and game.ending == "agreed"
+    assert game.score is not None
+    line = result_line(game, 1)
+    assert f"<strong>{escape(line)}</strong>" in accepted.text
+
+
+def counts_and_terms(html: str) -> tuple[str, str]:
+    """The counts and what an agreement would give, as a page says them."""
+    counts = re.search(r'<span id="stalemate-counts">([^<]*)</span>', html)
+    terms = re.search(r'id="stalemate-if-agreed">([^<]*)<', html)
+    assert counts is not None and terms is not None, html
+    return counts[1], terms[1]
+
+
+def test_the_page_says_what_an_agreement_would_score_before_it_is_offered(
+    game: Game, alice: User, bob: User
+) -> None:
+    """A stalemate is scored by the counts (R8.3), not as a draw: before offering, and
+    before accepting, the page shows each seat's count and the result an agreement
+    would give, from the engine (``Position.stalemate_score``); the result is then
+    worded from each side."""
+    place(game, UNEVEN_COUNTS)
+    position = position_of(game)
+    assert [seat.count for seat in position.seats] == [6, 2]
+    assert position.stalemate_score() == [0, 4]  # bob's count is the lower
+    html = browser(alice).get(f"/games/{game.pk}/").text
+    assert counts_and_terms(html) == (
+        "Counts now (1 for each hand or waste card, 2 for each reserve card): you 6, bob 2.",
+        "Agreed now, the game ends 0-4: bob has the lower count, so you would lose.",
+    )
+    assert 'name="confirm" value="yes" id="confirm-stalemate" required' in html
+    assert not game.rated and "The game is rated" not in html
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    assert "The game is rated: its result moves your rating." in (
+        browser(alice).get(f"/games/{game.pk}/").text
+    )
+
+    offer_stalemate(game_id=game.pk, user=alice)
+    answering = browser(bob).get(f"/games/{game.pk}/").text
+    assert (
+        '<p id="stalemate-if-agreed" title="Agreed now, the game ends 4-0: you have the '
+        'lower count, so you would win.">alice offers to end the game now, scored by the '
+        "counts: 4-0, you would win.</p>"
+    ) in answering
+    assert "(scoring count 2)" in answering and "(scoring count 6)" in answering  # on the table
+    answer_stalemate(game_id=game.pk, user=bob, accept=True)
+    game.refresh_from_db()
+    assert result_line(game, 0) == "You lost: stalemate agreed, bob had the lower count · 0-4"
+    assert result_line(game, 1) == "You won: stalemate agreed, you had the lower count · 4-0"
+    assert result_line(game, None) == (
+        "bob won: stalemate agreed, bob had the lower count · alice 0, bob 4"
+    )
 
 
 # ------------------------------------------------------------------------- replay
