@@ -80,7 +80,8 @@ def _session_key(session_key: str) -> str:
 def remember(request: HttpRequest, game: Game) -> None:
     """After a page of ``game`` was served to its signed-in player: they are looking at
     it (``presence``), and what a later idle poll needs, added where absent."""
-    presence.mark(request.user.pk, game.pk)
+    if request.user.pk is not None:
+        presence.mark(request.user.pk, game.pk)
     session_key = request.session.session_key
     if session_key is None:
         return

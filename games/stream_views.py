@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -177,7 +177,7 @@ async def flow(
     known: set[int],
     form: Format,
     looking: tuple[int, int] | None = None,
-) -> AsyncIterator[str]:
+) -> AsyncGenerator[str, None]:
     """What the client reads: the events it missed, then each new one as it comes
     (none it has had, or that came before it asked). ``looking``: the player and the
     game whose page opened the stream, marked present while it is open."""

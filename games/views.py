@@ -525,7 +525,7 @@ def _after_action(
     refused line, or ``message_typed``, the refused message, is back in its box). An
     action ``about_messages`` says what happened beside the messages."""
     game, seat = _player_game(request, game_id)
-    presence.mark(request.user.pk, game.pk)  # acting on its page: looking at the game
+    presence.mark(_user(request).pk, game.pk)  # acting on its page: looking at the game
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
     context = _game_context(

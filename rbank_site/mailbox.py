@@ -45,8 +45,8 @@ class MailFolderBackend(BaseEmailBackend):
         for message in email_messages:
             if not message.recipients():
                 continue
-            path = _new_file(where, message.subject)
-            path.write_bytes(message.message().as_bytes(linesep="\n"))
+            path = _new_file(where, str(message.subject))
+            path.write_bytes(message.message().as_bytes())
             logger.info(
                 "e-mail kept %s",
                 fields(subject=message.subject, to=",".join(message.recipients()), path=path),
