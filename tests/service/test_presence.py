@@ -34,7 +34,7 @@ def your_turns(user: User) -> list[str]:
     return list(rows.values_list("status", flat=True))
 
 
-@override_settings(PRESENCE_SECONDS=1)
+@override_settings(PRESENCE_SECONDS=3)
 def test_a_player_looking_at_the_game_gets_no_your_turn_email(
     game: Game, alice: User, bob: User, smtp_inbox: Inbox, run: Any
 ) -> None:
@@ -43,7 +43,7 @@ def test_a_player_looking_at_the_game_gets_no_your_turn_email(
     run(play_turn, game, alice, bob)
     assert your_turns(bob) == ["outdated"]  # he sees the turn come on the page
     assert smtp_inbox.to(bob.email) == []
-    time.sleep(1.2)  # bob has gone: a second (PRESENCE_SECONDS) without a look
+    time.sleep(3.2)  # bob has gone: PRESENCE_SECONDS without a look
     run(play_turn, game, alice, bob)
     assert your_turns(alice) == ["sent"] and len(smtp_inbox.to(alice.email)) == 1
     run(play_turn, game, alice, bob)
