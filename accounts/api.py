@@ -90,6 +90,12 @@ class MeSerializer(RequestBody):
         help_text="Play by mail: every turn's e-mail carries the board, the legal moves and "
         "a reply address, and a reply plays (a game may say otherwise)",
     )
+    computer_turn_emails = fields.BooleanField(
+        required=False,
+        help_text="A your_turn e-mail at each turn of a game against the computer (off by "
+        "default: it answers within seconds). In any game, no your_turn e-mail is sent "
+        "while its player has the game's page open.",
+    )
     challenges_from = serializers.ChoiceField(
         choices=ChallengesFrom.values,
         required=False,
@@ -112,6 +118,7 @@ def _me(user: User) -> dict[str, Any]:
             "notifications": profile.notifications,
             "reminder_hours": profile.reminder_hours,
             "play_by_mail": profile.play_by_mail,
+            "computer_turn_emails": profile.computer_turn_emails,
             "challenges_from": profile.challenges_from,
             "vacation_until": profile.vacation_until,
             "vacation_days_left": vacation_days_left(profile, timezone.now()),

@@ -70,6 +70,16 @@ class ProfileForm(forms.Form):
         ),
     )
 
+    computer_turn_emails = forms.BooleanField(
+        required=False,
+        label=gettext_lazy("E-mail me each turn against the computer"),
+        help_text=gettext_lazy(
+            "The computer answers within seconds, so its games send no “your turn” e-mail "
+            "unless you tick this. In any game, no “your turn” e-mail is sent while you "
+            "have the game's page open."
+        ),
+    )
+
     #: Not sent (a form from an older page): the setting stays as it is.
     challenges_from = forms.ChoiceField(
         choices=ChallengesFrom.choices,
@@ -115,6 +125,7 @@ class ProfileForm(forms.Form):
             "reminder_hours": data["reminder_hours"],
             "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
             "play_by_mail": data["play_by_mail"],
+            "computer_turn_emails": data["computer_turn_emails"],
             **({"challenges_from": data["challenges_from"]} if data["challenges_from"] else {}),
         }
 

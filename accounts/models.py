@@ -85,6 +85,11 @@ class Profile(models.Model):
     #: legal moves and a reply address, and a reply plays. A game may override it
     #: (``games.models.Seat.play_by_mail``).
     play_by_mail = models.BooleanField(_("play by mail"), default=False)
+    #: A "your turn" e-mail at each turn of a game against the computer, which answers
+    #: within seconds: off unless asked for (docs/notifications.md).
+    computer_turn_emails = models.BooleanField(
+        _("e-mail each turn against the computer"), default=False
+    )
     #: When e-mails to ``bounced_address`` came back for good (a bounce), and why. The
     #: outbox sends nothing more to that address until the player says it works again
     #: or changes it (``accounts.services.mail_works_again``).

@@ -107,6 +107,8 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
             profile.notifications = {**profile.notifications, **wanted}
         if "play_by_mail" in changes:
             profile.play_by_mail = bool(changes["play_by_mail"])
+        if "computer_turn_emails" in changes:
+            profile.computer_turn_emails = bool(changes["computer_turn_emails"])
         if "challenges_from" in changes:
             if changes["challenges_from"] not in ChallengesFrom.values:
                 raise ServiceError(

@@ -15,7 +15,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 from django.views.decorators.csrf import csrf_exempt
@@ -93,8 +93,13 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = ProfileForm(request.POST)
         if form.is_valid():
-            services.update_profile(user, form.changes())
-            messages.success(request, _("Your settings are saved."))
+            saved = services.update_profile(user, form.changes())
+            # Said in the language of the page it is shown on: the one just chosen, else
+            # the browser's (the request's is the one the player may have just left).
+            with translation.override(
+                saved.language or translation.get_language_from_request(request)
+            ):
+                messages.success(request, _("Your settings are saved."))
             return redirect("profile")
         status = 400
     else:
@@ -105,6 +110,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "language": current.language,
                 "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
                 "play_by_mail": current.play_by_mail,
+                "computer_turn_emails": current.computer_turn_emails,
                 "challenges_from": current.challenges_from,
                 **{f"notify_{e}": mode for e, mode in current.notifications.items()},
             }

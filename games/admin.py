@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.functional import lazy
@@ -23,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rbank_site.admin import changelist_link, link
+from rbank_site.naming import site_name
 
 from .models import (
     Challenge,
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 
 def _support_title() -> str:
-    return _("%(site)s support") % {"site": settings.SITE_NAME}
+    return _("%(site)s support") % {"site": site_name()}
 
 
 #: In the language of each admin page (computed as each page shows it).

@@ -84,6 +84,18 @@ class CardFace:
     words: str  # for screen readers: "seven of hearts"
     red: bool
 
+    @property
+    def short(self) -> str:
+        """The card in a line of text, with the corner's letters: ``10♥``, French ``R♠``."""
+        return self.rank + self.suit
+
+
+def card_short(code: str) -> str:
+    """A card's notation name (``KS``) as text reads it in the active language: the
+    corner's letters (``RANK_LABELS``) and the suit's symbol, ``K♠``, French ``R♠``.
+    The text e-mails and the engine's refusals show cards so, as the pages draw them."""
+    return card_face(code).short
+
 
 def card_face(code: str) -> CardFace:
     card = parse_card(code)

@@ -13,8 +13,10 @@ it as lines (``board_text``)::
 and the HTML part draws it as cards (``templates/emails/_board.html``): a small
 table, one house a row, whose cards wrap within the row, so it fits a phone.
 
-The words are in the active language (the recipient's, as the e-mail is rendered);
-the pile names of the notation (H1, F1) and the cards are not words.
+The words are in the active language (the recipient's, as the e-mail is rendered),
+and so are the cards' letters, as the pages' corners show them (French ``R♠``,
+German ``K♠`` for a king; ``games.board.RANK_LABELS``); the pile names of the
+notation (H1, F1) are not words.
 """
 
 from __future__ import annotations
@@ -23,9 +25,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import pgettext
-
-from games.engine import parse_card
-from games.engine.cards import card_label
 
 from .board import CardFace, card_face
 
@@ -101,7 +100,7 @@ def mail_table(seen: dict[str, Any]) -> MailTable:
 
 
 def _card(face: CardFace | None) -> str:
-    return "--" if face is None else card_label(parse_card(face.code))
+    return "--" if face is None else face.short
 
 
 def _pile(cards: list[CardFace]) -> str:

@@ -49,7 +49,7 @@ class NewGameForm(forms.Form):
     rules = forms.ChoiceField(
         # Names only: a description in a <select> is cut off on a phone. The form
         # lists what each one is beside it (``presets``).
-        choices=[(preset["name"], preset["name"]) for preset in rules_catalog.presets()],
+        choices=rules_catalog.preset_choices(),
         initial="pagat",
         label=gettext_lazy("Rules"),
         help_text=gettext_lazy("Options below change the chosen rules further."),

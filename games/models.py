@@ -23,6 +23,7 @@ from games.engine import Rules
 from games.engine.rules import rules_from_document
 
 from . import clocks
+from .rules_catalog import option_label, preset_name
 
 
 class TimeControlFields(models.Model):
@@ -85,18 +86,19 @@ class RulesFields(models.Model):
 
     @property
     def rules_label(self) -> str:
-        """The rules in a few words: ``pagat``, or ``pagat + lenient turn, reserve size
-        12`` (options in alphabetical order)."""
+        """The rules in a few words, in the active language: ``Standard (pagat.com)``, or
+        ``Standard (pagat.com) + Lenient turn, Reserve size 12`` (options in the order of
+        their ids)."""
         return rules_label(self.rules, self.rule_options)
 
 
 def rules_label(preset: str, options: dict[str, Any]) -> str:
     changes = [
-        option.replace("_", " ") + ("" if value is True else f" {value}")
+        option_label(option) + ("" if value is True else f" {value}")
         for option, value in sorted(options.items())  # PostgreSQL's jsonb reorders keys
         if value is not False
     ]
-    return preset + (" + " + ", ".join(changes) if changes else "")
+    return preset_name(preset) + (" + " + ", ".join(changes) if changes else "")
 
 
 #: How a seat whose player deleted their account is named: their games stay.
@@ -643,7 +645,8 @@ class Notification(models.Model):
         DIGEST = "digest", pgettext_lazy("e-mail status", "Digest")
         #: Given up: a permanent refusal, or every attempt failed.
         FAILED = "failed", pgettext_lazy("e-mail status", "Failed")
-        #: Not sent: the turn it announced was over before it went out.
+        #: Not sent: the turn it announced was over before it went out, or its player
+        #: was looking at the game when it was to go (games.presence).
         OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
 
     #: The player told, or None for an invitee without an account (``email`` only).

@@ -36,10 +36,11 @@ from django.db.models import Case, F, Q, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, pgettext_lazy
 
+from accounts.bots import level_of
 from accounts.conduct import accounts_at, refuses_invitations
 from accounts.models import NOTIFICATION_EVENTS, Profile
 from accounts.services import (
@@ -50,14 +51,16 @@ from accounts.services import (
     unsubscribe_token,
     verified_address,
 )
-from games.engine import BY_AGREEMENT, BY_RESIGNATION, BY_TIMEOUT, Position, view
+from games.engine import BY_RESIGNATION, BY_TIMEOUT, STALEMATE, Position, view
 from games.engine import Game as EngineGame
 from rbank_site.logs import fields
+from rbank_site.naming import site_name
 
-from . import talk
+from . import presence, talk
 from .board_text import board_text, mail_table
 from .mail_play import BounceAddress, menu, plays_by_mail
 from .models import Challenge, Game, Message, Notification
+from .results import agreement_terms, stalemate_how, stalemate_scorer
 from .store import engine_game
 
 logger = logging.getLogger(__name__)
@@ -108,13 +111,17 @@ def notify(
 ) -> Notification | None:
     """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
     game its player plays by mail, "your turn" is the game itself: sent at once,
-    whatever the preference for notices."""
+    whatever the preference for notices. Against the computer, which answers within
+    seconds, "your turn" is sent only to a player who asks for it
+    (``Profile.computer_turn_emails``; docs/notifications.md)."""
     profile = profile_of(user) if user else None
     mode = profile.notifications.get(kind, "immediately") if profile else "immediately"
     if kind == "your_turn" and user is not None and game is not None:
         seat = game.seat_of(user.pk)
         if seat is not None and plays_by_mail(game, seat, profile):
             mode = "immediately"
+        elif against_computer(game) and not (profile and profile.computer_turn_emails):
+            mode = "never"
     address = email or (user.email if user else "")
     if mode == "never" or not address:
         return None
@@ -134,6 +141,24 @@ def notify(
     if row.status == Notification.Status.PENDING:
         transaction.on_commit(partial(dispatch, SEND_NOTIFICATION, row.pk))
     return row
+
+
+def against_computer(game: Game) -> bool:
+    """Whether a computer player sits at ``game`` (``accounts.bots``)."""
+    return any(level_of(player) for player in game.players)
+
+
+def at_the_game(row: Notification) -> bool:
+    """Whether the row is a "your turn" whose player is looking at its game now (its
+    page, a poll or its stream in the last ``PRESENCE_SECONDS``, ``games.presence``):
+    they see the turn come, and need no e-mail. One who plays the game by mail gets it
+    all the same: for them the e-mail is the game."""
+    if row.kind != "your_turn" or row.user_id is None or row.game is None:
+        return False
+    if not presence.is_present(row.user_id, row.game.pk):
+        return False
+    seat = row.game.seat_of(row.user_id)
+    return seat is None or not plays_by_mail(row.game, seat)
 
 
 def claim(notification_id: int) -> bool:
@@ -315,10 +340,13 @@ def send(notification_id: int) -> bool:
                 status=Notification.Status.OUTDATED, next_attempt_at=None
             )
             return False
-        if moment is not None and row.kind in TURN_KINDS and moment.turn_is_over:
+        if (moment is not None and row.kind in TURN_KINDS and moment.turn_is_over) or (
+            at_the_game(row)
+        ):
             Notification.objects.filter(pk=row.pk).update(
                 status=Notification.Status.OUTDATED, next_attempt_at=None
             )
+            logger.info("e-mail not needed %s", fields(id=row.pk, kind=row.kind))
             return False
         build_message(row, moment).send()
     except DatabaseError:
@@ -333,13 +361,10 @@ def send(notification_id: int) -> bool:
 
 
 def deadline_words(when: datetime) -> str:
-    """A deadline as e-mails write it, in the active language and ``when``'s zone:
-    "Saturday 28 November 2026, 09:00 CET"."""
-    # Translators: how an e-mail writes a deadline, in Django's date format letters
-    # (l: the weekday, d: the day, F: the month, Y: the year, H:i: the time), e.g.
-    # German "l, j. F Y, H:i".
-    pattern = pgettext("date format", "l d F Y, H:i")
-    return f"{date_format(when, pattern)} {when.tzname()}"
+    """A deadline as e-mails write it, in the active language's format
+    (``rbank_site/formats/``) and ``when``'s zone: "Saturday 28 November 2026, 09:00
+    CET", German "Samstag, 28. November 2026, 09:00 CET"."""
+    return f"{date_format(when, 'DATETIME_FORMAT')} {when.tzname()}"
 
 
 def recipient_language(row: Notification) -> str:
@@ -401,7 +426,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
     """What the templates may show. The table is drawn as it was at the event, from the
     recipient's view only (never from the full position)."""
     context: dict[str, Any] = {
-        "site_name": settings.SITE_NAME,
+        "site_name": site_name(),
         "site_url": settings.SITE_URL,
         **row.context,
     }
@@ -438,6 +463,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
         seen = view(position, seat)
+        if row.kind == "stalemate_offer" and seat is not None:
+            # What agreeing would score, as the page shows it before one answers.
+            counts = [seen[letter]["count"] for letter in game.letters]
+            context["agreement"] = agreement_terms(game, seat, counts, position.stalemate_score())
         context["board"] = board_text(seen)
         context["table"] = mail_table(seen)
         context["opponent"] = (
@@ -529,18 +558,22 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
             yours = pgettext("game over e-mail", "you ran out of time")
             theirs = pgettext("game over e-mail", "%(name)s ran out of time")
         words.append(said(forfeited, yours, theirs))
-    if position.winner is not None:
-        yours = pgettext("game over e-mail", "you won")
-        theirs = pgettext("game over e-mail", "%(name)s won")
-        words.append(said(position.winner, yours, theirs))
-    elif not words:
-        words.append(
-            pgettext("game over e-mail", "a stalemate by agreement")
-            if position.ending == BY_AGREEMENT
-            else pgettext("game over e-mail", "a stalemate")
-        )
     assert position.score is not None
     score = position.score
+    winner = position.winner
+    if position.status == STALEMATE:
+        # Scored by the counts, worded as the pages word it (games/results.py): a win
+        # or a loss unless nobody scored.
+        points = dict(zip(game.letters, score, strict=True))
+        words.append(stalemate_how(position.ending or "", game.names(), points, game.letters[seat]))
+        scorer = stalemate_scorer(points)
+        if scorer is None:
+            words.append(pgettext("game over e-mail", "a draw"))
+        winner = None if scorer is None else game.letters.index(scorer)
+    if winner is not None:
+        yours = pgettext("game over e-mail", "you won")
+        theirs = pgettext("game over e-mail", "%(name)s won")
+        words.append(said(winner, yours, theirs))
 
     def scored(other: int) -> str:
         if other == seat:
@@ -638,7 +671,7 @@ def _digest_message(user: User, rows: list[Notification]) -> EmailMultiAlternati
     ]
     unsubscribe_link = f"{settings.SITE_URL}/unsubscribe/{unsubscribe_token(user, 'digest')}/"
     context: dict[str, Any] = {
-        "site_name": settings.SITE_NAME,
+        "site_name": site_name(),
         "player": profile_of(user).display_name or user.get_username(),
         "items": items,
         "unsubscribe_link": unsubscribe_link,

@@ -28,6 +28,9 @@ commits (``messages_changed``, called where the message is written). A fill afte
 miss only adds what is absent, so it never puts back an older value over a newer one.
 A 204 tells nothing but "no change", so the session's password hash is not checked on
 that path.
+
+Every poll of a player's page, and the page itself, also says the player is looking at
+the game (``games.presence``, one more cache write): no "your turn" e-mail for it then.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 
+from . import presence
 from .models import Game
 
 logger = logging.getLogger(__name__)
@@ -74,8 +78,10 @@ def _session_key(session_key: str) -> str:
 
 
 def remember(request: HttpRequest, game: Game) -> None:
-    """After a page of ``game`` was served to its signed-in player: what a later idle
-    poll needs, added where absent."""
+    """After a page of ``game`` was served to its signed-in player: they are looking at
+    it (``presence``), and what a later idle poll needs, added where absent."""
+    if request.user.pk is not None:
+        presence.mark(request.user.pk, game.pk)
     session_key = request.session.session_key
     if session_key is None:
         return
@@ -130,7 +136,11 @@ def unchanged(game_id: int, version: str, session_key: str, messages: str | None
         return True
     if not session_key or players_key not in found or keys[-1] not in found:
         return False
-    return found[keys[-1]] in found[players_key]
+    player = found[keys[-1]]
+    if player not in found[players_key]:
+        return False
+    presence.mark(player, game_id)  # the player is looking at the game
+    return True
 
 
 def game_changed(sender: type[Game], instance: Game, **kwargs: Any) -> None:

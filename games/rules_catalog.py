@@ -40,6 +40,40 @@ def in_plain_words(description: str) -> str:
 # they can be translated. The engine's stays the English: a description changed there
 # and not here is shown as the engine words it, untranslated (``_translated``).
 
+#: Each preset's name as the pages' menus show it; its id (``pagat``), which the API
+#: and the notation take, is shown beside it where the rules are explained.
+PRESET_NAMES: dict[str, Promise] = {
+    "pagat": pgettext_lazy("rules preset", "Standard (pagat.com)"),
+    "pagat-lenient": pgettext_lazy("rules preset", "Standard, lenient turn"),
+    "pagat-own-waste": pgettext_lazy("rules preset", "Standard, own waste in play"),
+    "pagat-strict": pgettext_lazy("rules preset", "Standard, strict priorities"),
+    "pagat-face-down": pgettext_lazy("rules preset", "Standard, face-down house cards"),
+    "one-pack": pgettext_lazy("rules preset", "One pack"),
+    "foster-one-pack": pgettext_lazy("rules preset", "Foster's one-pack game"),
+    "three-player": pgettext_lazy("rules preset", "Three players"),
+    "foster": pgettext_lazy("rules preset", "Foster's two-pack game (1920)"),
+    "wikipedia": pgettext_lazy("rules preset", "Wikipedia's summary"),
+}
+
+
+def preset_name(name: str) -> str:
+    """A preset's name in the active language: ``Standard (pagat.com)`` for ``pagat``."""
+    return str(PRESET_NAMES.get(name, name))
+
+
+def option_label(name: str) -> str:
+    """An option's short name in the active language: ``Lenient turn``."""
+    return str(OPTION_LABELS.get(name, name.replace("_", " ").capitalize()))
+
+
+def preset_choices() -> list[tuple[str, Promise | str]]:
+    """The presets for a menu: (id, name), the standard game first. The names are lazy,
+    so a form made once at import is read in each request's language."""
+    return [
+        (preset["name"], PRESET_NAMES.get(preset["name"], preset["name"])) for preset in presets()
+    ]
+
+
 #: What each preset is, in the words the pages show (``presets_in_plain_words``).
 PRESETS_IN_PLAIN_WORDS: dict[str, Promise] = {
     "pagat": gettext_lazy("The modern standard game as pagat.com gives it, and the default."),
@@ -214,7 +248,6 @@ OPTIONS_IN_PLAIN_WORDS: dict[str, Promise] = {
 
 _MARKED: dict[str, dict[str, Promise]] = {
     "preset": PRESETS_IN_PLAIN_WORDS,
-    "label": OPTION_LABELS,
     "option": OPTIONS_IN_PLAIN_WORDS,
 }
 
@@ -248,7 +281,7 @@ class Option:
     @property
     def label(self) -> str:
         """A short name for a form: ``Own waste available``."""
-        return _translated("label", self.name, self.name.replace("_", " ").capitalize())
+        return option_label(self.name)
 
     @property
     def help(self) -> str:
@@ -270,10 +303,11 @@ def options() -> list[Option]:
 
 
 def presets_in_plain_words() -> list[dict[str, str]]:
-    """Every preset's name and description as the pages show them (``in_plain_words``)."""
+    """Every preset's id, name and description as the pages show them (``in_plain_words``)."""
     return [
         {
             "name": preset["name"],
+            "label": preset_name(preset["name"]),
             "description": _translated(
                 "preset", preset["name"], in_plain_words(preset["description"])
             ),

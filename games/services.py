@@ -27,6 +27,7 @@ from rbank_site.errors import ServiceError
 from rbank_site.logs import fields, logs_refusals
 
 from . import deadlines, events, talk
+from .board import card_short
 from .bot_wake import wake_bots
 from .engine_messages import catalogue
 from .matches import settle_match
@@ -70,7 +71,7 @@ def refused(game: Game, exc: Refusal) -> ServiceError:
         extra = {"move": params["move"], "index": params["index"]}
     if exc.code == "WRONG_STOP":
         extra = {"wrong_calls": params["wrong_calls"], "turn_lost": params["turn_lost"]}
-    words = render(exc.reason, params, catalogue=catalogue())
+    words = render(exc.reason, params, catalogue=catalogue(), card=card_short)
     return ServiceError(status, _CODES.get(exc.code, exc.code), words, **extra)
 
 

@@ -7,6 +7,10 @@ on their own, or ``?since=``) replays the stored events after that id first. A
 comment (SSE) or an empty line (NDJSON) every ``STREAM_HEARTBEAT_SECONDS`` keeps idle
 connections and the proxies between alive.
 
+A stream opened by a game page names its game (``?game=N``): while it is open, the
+player counts as looking at that game (``games.presence``, refreshed every third of
+``PRESENCE_SECONDS``), and no "your turn" e-mail is sent for it.
+
 An async view: it waits on the hub (``games.stream``) without holding a thread or a
 database connection; the ORM is used only to authenticate and to read the backlog.
 The stream needs the ASGI server; under WSGI (the test server) it answers 503 at once
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, cast
@@ -33,6 +37,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
+from . import presence
 from .stream import CLOSE, PAGE_SIZE, Stream, TooManyStreams, hub, in_thread, known_ids, missed
 from .stream_auth import Credential, credential_of
 
@@ -89,6 +94,18 @@ def resume_from(request: HttpRequest) -> int | None:
     return int(text)
 
 
+def watched_game(request: HttpRequest) -> int | None:
+    """The game whose page opened the stream (``?game=``), None for none; ValueError
+    for a value that is no game id."""
+    text = request.GET.get("game")
+    if text is None:
+        return None
+    text = text.strip()
+    if not (text.isascii() and text.isdigit() and len(text) < 19 and int(text) > 0):
+        raise ValueError(text)
+    return int(text)
+
+
 def authenticate(request: HttpRequest) -> Credential | None:
     """The API's own authenticators (a token, or the signed-in session): what signed
     the player in, which the stream keeps checking (``games.stream_auth``)."""
@@ -124,6 +141,10 @@ async def events(request: HttpRequest) -> HttpResponseBase:
     except ValueError:
         return error(400, "BAD_REQUEST", _("Last-Event-ID (or since) must be an event id"))
     try:
+        game_id = watched_game(request)
+    except ValueError:
+        return error(400, "BAD_REQUEST", _("game must be a game's id"))
+    try:
         credential = await in_thread(lambda: authenticate(request))
     except APIException as exc:
         return error(401, "NOT_AUTHENTICATED", str(exc.detail))
@@ -142,16 +163,25 @@ async def events(request: HttpRequest) -> HttpResponseBase:
             "TOO_MANY_STREAMS",
             _("at most %(count)s open streams per player") % {"count": limit},
         )
-    response = StreamingHttpResponse(flow(stream, after, form), content_type=form.content_type)
+    looking = None if game_id is None else (credential.user_id, game_id)
+    response = StreamingHttpResponse(
+        flow(stream, after, form, looking), content_type=form.content_type
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
 
 
-async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator[str]:
+async def flow(
+    stream: Stream, after: int | None, form: Format, looking: tuple[int, int] | None = None
+) -> AsyncGenerator[str, None]:
     """What the client reads: every stored event it missed (after ``after``), a page
     at a time, then each new one as it comes (none it has had, or that came before it
-    asked)."""
+    asked). ``looking``: the player and the game whose page opened the stream, marked
+    present while it is open."""
+    refresh = presence.seconds() / 3
+    marked = -refresh
+    loop = asyncio.get_running_loop()
     try:
         if form.preamble:
             yield form.preamble
@@ -162,9 +192,12 @@ async def flow(stream: Stream, after: int | None, form: Format) -> AsyncIterator
                 yield form.event(event)
             after = page[-1]["id"] if len(page) == PAGE_SIZE else None
         while True:
+            if looking is not None and loop.time() - marked >= refresh:
+                await presence.amark(*looking)
+                marked = loop.time()
             try:
                 event = await asyncio.wait_for(
-                    stream.queue.get(), settings.STREAM_HEARTBEAT_SECONDS
+                    stream.queue.get(), min(settings.STREAM_HEARTBEAT_SECONDS, refresh)
                 )
             except TimeoutError:
                 yield form.heartbeat

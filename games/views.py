@@ -43,6 +43,7 @@ from . import (
     challenges,
     mail_play,
     poll,
+    presence,
     ratings,
     rules_catalog,
     selectors,
@@ -53,7 +54,7 @@ from . import (
 from .board import build_board, revealed_view
 from .forms import NewGameForm, ReportForm
 from .models import Challenge, Game, Message
-from .results import result_line
+from .results import agreement_terms, result_line
 from .stalemate import answer_stalemate, offer_stalemate
 from .store import engine_game
 from .stream_views import holds_streams
@@ -151,7 +152,7 @@ def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpRe
             (level, name, ratings.BOT_RATINGS[level], COMPUTER_LEVELS.get(level, level))
             for level, (name, _bot) in BOT_PLAYERS.items()
         ],
-        "presets": [preset["name"] for preset in rules_catalog.presets()],
+        "presets": rules_catalog.preset_choices(),
         "near": _near(user) if not games else [],
         "my_standing": ratings.standings([user], "standard")[user.pk],
         "calendar": _calendar_link(user),
@@ -313,6 +314,7 @@ def _table_context(game: Game, seat: int | None) -> dict[str, Any]:
         "lost_turn": last["lost"],
         "replay_from": engine.last_turn.start if engine.last_turn is not None else 0,
         "replay_url": reverse("game-replay", args=[game.pk]),  # once, not once per move
+        "stalemate_score": engine.position.stalemate_score(),  # R8.5: what agreeing scores
         "to_move_name": names[game.to_move],
         "table_words": _table_words(),
     }
@@ -367,6 +369,12 @@ def _game_context(
     context = _table_context(game, seat)
     names = context["state"]["players"]
     offer = game.stalemate_offer
+    agreement = agreement_terms(
+        game,
+        seat,
+        [context["state"]["position"][letter]["count"] for letter in game.letters],
+        context["stalemate_score"],
+    )
     return {
         **context,
         "seat": game.letters[seat],
@@ -380,11 +388,17 @@ def _game_context(
         "offer_from_opponent": bool(offer) and game.letters[seat] not in offer,
         "offer_from_me": offer[:1] == game.letters[seat],
         "offered_by": names.get(offer[:1], ""),
+        # What an agreement would score now, as the engine counts it, in words.
+        "agreement": agreement,
         "offer_sentence": (
-            _("%(player)s offers to end the game as a stalemate") % {"player": names[offer]}
+            # Translators: not a draw: an agreement scores the counts (R8.3), and the
+            # lowest count wins. Never "Remis" or "nulle". %(terms)s: "0-4, you would
+            # lose".
+            _("%(player)s offers to end the game now, scored by the counts: %(terms)s.")
+            % {"player": names[offer], "terms": agreement.short}
             if len(offer) == 1
-            else _("%(players)s agree to end the game as a stalemate")
-            % {"players": and_list([names[letter] for letter in offer])}
+            else _("%(players)s agree to end the game now, scored by the counts: %(terms)s.")
+            % {"players": and_list([names[letter] for letter in offer]), "terms": agreement.short}
         ),
         "plays_by_mail": mail_play.plays_by_mail(game, seat),
         "talk_messages": _readable_messages(game, game.user_at(seat), seat),
@@ -457,8 +471,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return render(request, "games/watch.html", _watch_context(game, request.user))
     poll.remember(request, game)
     context = _game_context(game, seat)
-    # Served on ASGI, the page follows the player's event stream; else it polls.
-    context["stream_url"] = reverse("api-stream-events") if holds_streams(request) else ""
+    # Served on ASGI, the page follows the player's event stream, which says the player
+    # is looking at this game while it is open (games.presence); else it polls.
+    context["stream_url"] = (
+        f"{reverse('api-stream-events')}?game={game.pk}" if holds_streams(request) else ""
+    )
     return render(request, "games/game.html", context)
 
 
@@ -508,6 +525,7 @@ def _after_action(
     refused line, or ``message_typed``, the refused message, is back in its box). An
     action ``about_messages`` says what happened beside the messages."""
     game, seat = _player_game(request, game_id)
+    presence.mark(_user(request).pk, game.pk)  # acting on its page: looking at the game
     refusal = None if error is None else _refusal_text(error)
     status = 200 if error is None else error.status
     context = _game_context(
@@ -620,21 +638,31 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def stalemate(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Offer, accept or decline ending the game by the counts (R8.5). Offering and
+    accepting ask the player to confirm the result the page showed them."""
     action = request.POST.get("stalemate")
     user = _user(request)
     error = None
     done = {
-        "offer": _("Stalemate offered."),
-        "accept": _("Stalemate agreed."),
+        "offer": _("Your offer is sent: if it is agreed, the game ends, scored by the counts."),
+        "accept": _("Agreed: the game is over, scored by the counts."),
         "decline": _("Offer declined."),
     }.get(action or "", "")
     try:
-        if action == "offer":
+        if action in ("offer", "accept") and request.POST.get("confirm") != "yes":
+            error = ServiceError(
+                400,
+                "BAD_REQUEST",
+                _("tick the box to confirm that you accept the result an agreement gives"),
+            )
+        elif action == "offer":
             offer_stalemate(game_id=game_id, user=user)
         elif action in ("accept", "decline"):
             answer_stalemate(game_id=game_id, user=user, accept=action == "accept")
         else:
-            error = ServiceError(400, "BAD_REQUEST", _("offer, accept or decline a stalemate"))
+            error = ServiceError(
+                400, "BAD_REQUEST", _("offer, accept or decline ending the game by the counts")
+            )
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, done)
@@ -686,7 +714,7 @@ def write_message(request: HttpRequest, game_id: int) -> HttpResponse:
         done = (
             _("Message sent.")
             if message.delivered
-            else _("Your message goes with your turn: it is read when your turn ends.")
+            else _("Message sent: it is shown at once, and their e-mail brings it with your turn.")
         )
     return _after_action(
         request,
@@ -873,9 +901,9 @@ def watch(request: HttpRequest) -> HttpResponse:
     """Games being played that anyone may watch (docs/spectators.md), newest activity
     first, by rules and by player; no sign-in needed. A filter that names no preset is
     no filter, and a page number out of range is the nearest page."""
-    presets = [preset["name"] for preset in rules_catalog.presets()]
+    presets = rules_catalog.preset_choices()
     rules = request.GET.get("rules", "")
-    rules = rules if rules in presets else ""
+    rules = rules if rules in dict(presets) else ""
     player = request.GET.get("player", "").replace("\x00", "").strip()
     player = player[: selectors.PLAYER_FILTER_LENGTH]
     games = selectors.public_games(rules=rules or None, player=player or None)

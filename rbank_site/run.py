@@ -4,7 +4,8 @@ receiver until Ctrl-C.
 Each part runs as its own process, as in production (docker/compose.yml); their
 output is interleaved here with a prefix. Ctrl-C (or any part dying) stops all.
 ``PORT`` (``make run PORT=8123``) moves the site to another port, the links of its
-e-mails (``SITE_URL``) with it.
+e-mails (``SITE_URL``) with it. With no ``EMAIL_HOST``, each e-mail is kept as a file
+under ``var/mail/`` and logged in one line; ``/dev/mail/`` lists them with their links.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def main() -> int:
             )
             threading.Thread(target=_pipe, args=(name, procs[name]), daemon=True).start()
         print(f"Russian Bank is running on http://{web}/  (Ctrl-C stops everything)")
+        if not os.environ.get("EMAIL_HOST") and not os.environ.get("EMAIL_BACKEND"):
+            # Each e-mail is a file, one line below ("e-mail kept"): rbank_site/mailbox.py.
+            print(f"E-mails are kept in {var / 'mail'}/ and listed at http://{web}/dev/mail/")
         while all(p.poll() is None for p in procs.values()):
             time.sleep(0.5)
         status = 1

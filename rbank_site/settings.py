@@ -149,7 +149,8 @@ ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
-ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+# The subjects of its e-mails start with the site's name in their language
+# (accounts.adapter.AccountAdapter.format_email_subject).
 # The site's name in allauth's e-mails; a followed e-mail invitation as proof of the
 # invited address (accounts/adapter.py).
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
@@ -168,6 +169,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # profile's), else the browser's Accept-Language, else English. Catalogues in locale/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
+#: How each language writes dates and times (rbank_site/formats/).
+FORMAT_MODULE_PATH = ["rbank_site.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -204,7 +207,9 @@ if env_bool("BEHIND_TLS_PROXY", not DEBUG):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-# E-mail: SMTP to EMAIL_HOST:EMAIL_PORT; the console when no host is set.
+# E-mail: SMTP to EMAIL_HOST:EMAIL_PORT. With no host: under DEBUG (make run), each
+# e-mail kept as a file in MAIL_FOLDER with one line in the log, listed at /dev/mail/
+# (rbank_site/mailbox.py); otherwise printed whole on the console.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -214,8 +219,11 @@ EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
+    else "rbank_site.mailbox.MailFolderBackend"
+    if DEBUG
     else "django.core.mail.backends.console.EmailBackend",
 )
+MAIL_FOLDER = Path(os.environ.get("MAIL_FOLDER", VAR_DIR / "mail"))
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@localhost>")
 #: Seconds the SMTP connection waits on the server (each connect, read or write): a
 #: hung server fails the attempt instead of holding the worker past its claim's lease.
@@ -241,6 +249,9 @@ EVENT_RETENTION_DAYS = int(os.environ.get("EVENT_RETENTION_DAYS", "7"))
 if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
+#: A player counts as looking at a game this long after its page, a poll of it or its
+#: stream last said so; meanwhile no "your turn" e-mail is sent for it (games/presence.py).
+PRESENCE_SECONDS = int(os.environ.get("PRESENCE_SECONDS", "180"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
 #: How often each web process checks that its streams' credentials still hold (a revoked
 #: token, a deleted account or an ended session ends its streams): what no process told

@@ -19,6 +19,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
+    # The development mailbox: 404 unless DEBUG (rbank_site/mailbox.py).
+    path("dev/mail/", views.dev_mail, name="dev-mail"),
+    path("dev/mail/<str:name>/", views.dev_mail_message, name="dev-mail-message"),
     # Sign-up before allauth's own: it tells an invitee who invites them (accounts/views.py).
     path("accounts/signup/", account_views.signup, name="account_signup"),
     path("accounts/", include("allauth.urls")),

@@ -13,6 +13,21 @@ from games.models import Game
 from games.selectors import last_turn, move_log
 from games.store import engine_game, seed_of, stop_mode_of
 
+#: A hand-made table where a stalemate is no draw: alice (A) to move, her count 6 (two
+#: reserve cards, a hand and a waste card), bob's 2; a stalemate now scores bob 4 (R8.3).
+UNEVEN_COUNTS: dict[str, Any] = {
+    "format": "rbank-position/1",
+    "rules": "pagat",
+    "to_move": "A",
+    "foundations": [[] for _ in range(8)],
+    "houses": [["KS"], ["9D"], ["TS"], ["KH"], ["5S"], ["QC"], ["3D"], ["JH"]],
+    "A": {"reserve": ["6C", "KC"], "hand": ["9H"], "waste": ["3C"], "turned": None},
+    "B": {"reserve": ["5D"], "hand": [], "waste": [], "turned": None},
+    "status": "playing",
+    "winner": None,
+    "score": None,
+}
+
 
 def position_of(game: Game) -> Position:
     """The game's position as it stands in the database (a copy, free to play on)."""

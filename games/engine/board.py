@@ -340,7 +340,14 @@ class Board:
     def finish_stalemate(self, ending: str = BY_AGREEMENT) -> None:
         """R8.3/R8.5: the lowest count scores its difference to the others' (no bonus)."""
         self._ensure_playing()
-        self._finish(STALEMATE, None, self._stalemate_score([s.count for s in self.seats]), ending)
+        self._finish(STALEMATE, None, self.stalemate_score(), ending)
+
+    def stalemate_score(self) -> list[int]:
+        """Each seat's points, in seat order, if the game ended in a stalemate now (R8.3;
+        what an agreement, R8.5, would score): the lowest count scores its difference
+        to the others', or nothing (equal lowest counts; V14, a draw). What a player is
+        told before offering or accepting one."""
+        return self._stalemate_score([s.count for s in self.seats])
 
     def _stalemate_score(self, counts: list[int]) -> list[int]:
         """R8.3: a single lowest count scores the sum of its differences to the others."""

@@ -4,7 +4,9 @@ The rules core never writes a sentence. A refusal is a value: its code (``S4``,
 ``NO_CARDS``...), a *reason* (a key of ``MESSAGES``) and its parameters, plain
 data a program can read (``{"card": "7C", "top": "8S"}``). This module turns
 them into English; a translated catalogue with the same keys gives another
-language (``render(..., catalogue=...)``), and the codes never change.
+language (``render(..., catalogue=...)``), and the codes never change. Cards are
+shown with the English corner letters (``K♠``) unless the caller gives its own
+(``render(..., card=...)``: the pages' letters, French ``R♠``).
 
 Parameters are notation: cards by their two-character names, piles by theirs
 (``H3``, ``F1``). A few parameters name another entry of the catalogue (an
@@ -13,7 +15,7 @@ Parameters are notation: cards by their two-character names, piles by theirs
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from .cards import card_label, parse_card
@@ -171,18 +173,27 @@ MESSAGES: Final[dict[str, str]] = {
 }
 
 
+def english_card(name: str) -> str:
+    """A card's notation name as the English catalogue shows it: ``7C`` -> ``7♣``."""
+    return card_label(parse_card(name))
+
+
 def render(
-    reason: str, params: Mapping[str, object], catalogue: Mapping[str, str] = MESSAGES
+    reason: str,
+    params: Mapping[str, object],
+    catalogue: Mapping[str, str] = MESSAGES,
+    card: Callable[[str], str] = english_card,
 ) -> str:
-    """The sentence for ``reason`` with ``params``, from ``catalogue``. A phrase is
-    made from the plain parameters (phrases do not nest)."""
+    """The sentence for ``reason`` with ``params``, from ``catalogue``, each card shown
+    by ``card`` (from its notation name). A phrase is made from the plain parameters
+    (phrases do not nest)."""
     plain: dict[str, object] = {}
     phrases: dict[str, str] = {}
     for name, value in params.items():
         if name in PHRASE_PARAMS and isinstance(value, str):
             phrases[name] = value
         elif name in CARD_PARAMS and isinstance(value, str):
-            plain[name] = card_label(parse_card(value))
+            plain[name] = card(value)
         else:
             plain[name] = value
     words = {name: catalogue[key].format(**plain) for name, key in phrases.items()}

@@ -1,5 +1,6 @@
 """Times as every page writes them: in the signed-in player's time zone (the profile's,
-activated by ``accounts.middleware``), with the zone named."""
+activated by ``accounts.middleware``), with the zone named, in the page's language's
+format (``rbank_site/formats/``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from datetime import datetime
 from django import template
 from django.template.defaultfilters import timeuntil_filter
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import pgettext
@@ -17,9 +18,11 @@ register = template.Library()
 
 
 @register.filter
-def local_time(value: datetime | None, fmt: str = "D j M, H:i") -> str:
-    """``Thu 26 Nov, 20:11 CET``. A zone whose abbreviation is only an offset (``-03``)
-    is named by its key instead: ``Thu 26 Nov, 16:11 (America/Sao_Paulo)``."""
+def local_time(value: datetime | None, fmt: str = "SHORT_DATETIME_FORMAT") -> str:
+    """``Thu 26 Nov, 20:11 CET`` (German ``Do., 26. Nov., 20:11 CET``); ``fmt`` names
+    another of the language's formats (``DATETIME_FORMAT``...). A zone whose
+    abbreviation is only an offset (``-03``) is named by its key instead: ``Thu 26 Nov,
+    16:11 (America/Sao_Paulo)``."""
     if value is None:
         return ""
     local = timezone.localtime(value)

@@ -88,7 +88,7 @@ def test_it_finds_no_control_hiding_a_form_property_on_any_page(
     assert page.locator("#stop-form").count() == 0  # the lobby; the game page has it:
     page.goto(f"/games/{game.pk}/")
     assert page.locator("#stop-form").count() == 1
-    assert page.locator("#stalemate-offer form").count() == 1
+    assert page.locator("#stalemate-offer form").count() == 2  # agree (a box to tick), decline
     found = clashes(page, signed_in)
 
     visitor = new_page(1280)

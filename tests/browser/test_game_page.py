@@ -149,6 +149,30 @@ def test_the_opponents_last_turn_step_by_step(
     assert console.errors == []
 
 
+def test_the_replay_steps_are_named_in_words_and_their_icons_drawn(
+    players: tuple[User, User], new_page: Any, console: Console
+) -> None:
+    """Each step link is named by its words alone, and its icon is drawn (an SVG): the
+    characters ⏮ and ⏭ were empty boxes on a machine without an emoji font."""
+    alice, bob = players
+    game = start_game(alice, bob, seed=20261122)
+    moves = play_turn(game, alice, bob)
+    assert len(moves) >= 2
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{game.pk}/replay/?step={game.ply - 1}")  # steps on both sides
+    steps = page.locator("nav.controls")
+    for name in ("Start", "Back", "Next", "End"):
+        link = steps.get_by_role("link", name=name, exact=True)
+        expect(link).to_have_count(1)
+        icon = link.locator("svg.icon")
+        expect(icon).to_have_attribute("aria-hidden", "true")
+        box = icon.bounding_box()
+        assert box is not None and box["width"] > 0 and box["height"] > 0
+    screenshot(page, "replay-steps-1280")
+    assert console.errors == []
+
+
 def test_every_card_and_pile_has_a_name_in_words(
     playable_game: Game, new_page: Any, console: Console
 ) -> None:

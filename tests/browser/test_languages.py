@@ -3,12 +3,14 @@ get their "your turn" e-mail in it; their English opponent gets theirs in Englis
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
 from django.core.mail import EmailMultiAlternatives
+from django.test import override_settings
 from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
@@ -43,6 +45,7 @@ def show_email(page: Page, sent: EmailMultiAlternatives, name: str) -> None:
 
 
 @pytest.mark.parametrize("language", ["fr", "de"])
+@override_settings(PRESENCE_SECONDS=1)  # a player who leaves the page is soon away
 def test_a_turn_and_its_e_mails_in_each_players_language(
     players: tuple[User, User], new_page: Any, console: Console, language: str
 ) -> None:
@@ -82,6 +85,9 @@ def test_a_turn_and_its_e_mails_in_each_players_language(
     assert told.subject == subject_in("en", local.get_username(), game)
     assert told.extra_headers["Content-Language"] == "en"
     mail.outbox.clear()
+    # The player leaves the game's page (while there, they get no "your turn" e-mail).
+    page.goto("about:blank")
+    time.sleep(1.2)
     play_turn(game, local, english)
     sent = your_turn_to(local)
     assert sent.extra_headers["Content-Language"] == language

@@ -17,6 +17,7 @@ from games.engine import (
     Match,
     Position,
     deal,
+    get_rules,
     match_totals,
 )
 from games.engine import to_document as doc_of
@@ -252,6 +253,32 @@ def test_R8_5_an_agreed_stalemate_is_scored_as_R8_3() -> None:
     with pytest.raises(IllegalMove) as info:
         pos.finish_stalemate()
     assert info.value.code == "GAME_OVER"
+
+
+def test_R8_5_what_an_agreement_would_score_is_said_before_it_is_made() -> None:
+    """``stalemate_score`` is what ``finish_stalemate`` would score now: R8.3's
+    difference, nothing on equal counts, nothing under V14, the lowest of three."""
+    cases: list[dict[str, Any]] = [
+        {"A": {"reserve": "5C 6C", "hand": "2D"}, "B": {"hand": "4S"}},  # 5 against 1
+        {"A": {"reserve": "5C", "hand": "2D"}, "B": {"hand": "4S 5S 6S"}},  # 3 against 3
+        {"A": {"hand": "2D 3D 4D"}, "B": {"hand": "4C"}, "rules": "foster"},  # V14
+    ]
+    for kwargs in cases:
+        pos = position(H=QUIET, **kwargs)
+        told = pos.stalemate_score()
+        assert pos.status != STALEMATE  # saying it changes nothing
+        pos.finish_stalemate()
+        assert pos.score == told
+    assert [position(H=QUIET, **case).stalemate_score() for case in cases] == [
+        [0, 4],
+        [0, 0],
+        [0, 0],
+    ]
+    three = deal(5, get_rules("three-player"))
+    counts = [seat.count for seat in three.seats]
+    low = min(counts)
+    expected = [sum(c - low for c in counts) if c == low else 0 for c in counts]
+    assert three.stalemate_score() == (expected if counts.count(low) == 1 else [0, 0, 0])
 
 
 # ---------------------------------------------------------------- R8.6

@@ -17,8 +17,9 @@ from games.challenges import accept_challenge, create_challenge, decline_challen
 from games.dealing import start_game
 from games.models import Game
 from games.services import resign
+from games.stalemate import answer_stalemate, offer_stalemate
 from games.sweep import timeout_game
-from tests.stored import position_of
+from tests.stored import UNEVEN_COUNTS, place, position_of
 
 from .conftest import client_for
 from .smtp import Inbox, smtp_inbox, text_of
@@ -147,3 +148,35 @@ def test_it_says_who_ran_out_of_time_and_who_won_in_a_timeout_email(
     assert f"{idle.username} ran out of time, you won." in text_of(to_other)
     (to_idle,) = smtp_inbox.to(idle.email)
     assert f"is over: you ran out of time, {other.username} won (you 0" in subject_of(to_idle)
+
+
+def test_it_words_an_agreed_stalemate_from_each_side_as_the_pages_do(
+    alice: User, bob: User, smtp_inbox: Inbox, on_commit: Any
+) -> None:
+    """Scored by the counts (R8.3): a loss for the higher count, never "a stalemate" as
+    if nobody had won."""
+    game = start_game(alice, bob, seed=7)
+    place(game, UNEVEN_COUNTS)
+    with on_commit():
+        offer_stalemate(game_id=game.pk, user=alice)
+    # The offer says what agreeing would give its reader, as the page does.
+    (offer,) = smtp_inbox.to(bob.email)
+    assert subject_of(offer) == (
+        f"alice offers to end game {game.pk} by the counts (4-0, you would win)"
+    )
+    assert (
+        "Agreed now, the game ends 4-0: you have the lower count, so you would win. "
+        "Counts now: you 2, alice 6." in text_of(offer)
+    )
+    with on_commit():
+        answer_stalemate(game_id=game.pk, user=bob, accept=True)
+    to_alice = [m for m in smtp_inbox.to(alice.email) if "is over" in subject_of(m)]
+    to_bob = [m for m in smtp_inbox.to(bob.email) if "is over" in subject_of(m)]
+    assert [subject_of(m) for m in to_alice] == [
+        f"Game {game.pk} against bob is over: stalemate agreed, bob had the lower count, "
+        "bob won (you 0, bob 4)"
+    ]
+    assert [subject_of(m) for m in to_bob] == [
+        f"Game {game.pk} against alice is over: stalemate agreed, you had the lower count, "
+        "you won (you 4, alice 0)"
+    ]

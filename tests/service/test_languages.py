@@ -4,6 +4,7 @@ codes the same in every language."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -11,17 +12,24 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth.models import User
 from django.core import mail
+from django.test import Client
 from django.utils import translation
 from django.utils.dateformat import format as date_format
 from django.utils.translation import gettext, pgettext
 
 from accounts.services import language_of, profile_of, update_profile
+from games.engine import GameError
 from games.models import Game
-from tests.stored import position_of
+from games.notifications import deadline_words
+from games.services import refused
+from games.stalemate import answer_stalemate, offer_stalemate
+from tests.stored import UNEVEN_COUNTS, place, position_of
 
 from .conftest import browser, client_for, mover_and_other, play_turn
+from .smtp import Inbox, smtp_inbox, text_of
 
 pytestmark = pytest.mark.django_db
+__all__ = ["smtp_inbox"]
 
 SAVED = "Your settings are saved."
 
@@ -79,6 +87,14 @@ def test_the_account_page_saves_the_language(alice: User) -> None:
     response = client.post("/account/", data, follow=True)
     assert profile_of(alice).language == "de"
     assert response.headers["Content-Language"] == "de"  # the page after, in German
+    # ... and what it says was done too, in the language the player now reads.
+    assert words("de", SAVED) in response.content.decode()
+    assert SAVED not in response.content.decode()
+    # Back to no choice: the browser's language, French here.
+    data |= {"language": ""}
+    response = client.post("/account/", data, follow=True, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.headers["Content-Language"] == "fr"
+    assert words("fr", SAVED) in response.content.decode()
 
 
 @pytest.mark.parametrize("language", ["en", "fr", "de"])
@@ -96,6 +112,98 @@ def test_the_api_answers_the_same_code_in_every_language(
     message = answer.json()["message"]
     assert (message == "it is your opponent's turn") == (language == "en"), message
     assert "your opponent" not in message or language == "en"
+
+
+@pytest.mark.parametrize(
+    ("language", "on_a_page", "in_an_email"),
+    [
+        ("en", "Thu 27 Nov, 20:11 CET", "Thursday 27 November 2036, 20:11 CET"),
+        ("fr", "jeu. 27 nov., 20:11 CET", "jeudi 27 novembre 2036 à 20:11 CET"),
+        ("de", "Do., 27. Nov., 20:11 CET", "Donnerstag, 27. November 2036, 20:11 CET"),
+    ],
+)
+def test_times_are_written_in_each_languages_own_format(
+    game: Game, alice: User, language: str, on_a_page: str, in_an_email: str
+) -> None:
+    """The language's date formats (rbank_site/formats/), not English's order in other
+    words: a German page wrote "Do 27 Nov"."""
+    update_profile(alice, {"time_zone": "Europe/Berlin", "language": language})
+    when = datetime(2036, 11, 27, 19, 11, tzinfo=ZoneInfo("UTC"))
+    Game.objects.filter(pk=game.pk).update(deadline=when)
+    html = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert f'datetime="{when.isoformat()}">{on_a_page}</time>' in html
+    with translation.override(language):
+        assert deadline_words(when.astimezone(ZoneInfo("Europe/Berlin"))) == in_an_email
+
+
+@pytest.mark.parametrize("language", ["fr", "de"])
+def test_a_stalemate_is_never_called_a_draw_on_the_page(
+    game: Game, alice: User, bob: User, language: str
+) -> None:
+    """Scored by the counts, it is no draw: the French page offered "la nulle", the
+    German result read "Remis vereinbart" to a player who had lost."""
+    draw = {"fr": re.compile(r"\bnulles?\b", re.I), "de": re.compile(r"\bremis\b", re.I)}
+    update_profile(alice, {"language": language})
+    place(game, UNEVEN_COUNTS)
+    offering = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'id="stalemate-terms"' in offering and not draw[language].search(offering)
+    offer_stalemate(game_id=game.pk, user=bob)
+    answering = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert 'id="stalemate-offer"' in answering and not draw[language].search(answering)
+    answer_stalemate(game_id=game.pk, user=alice, accept=True)
+    over = browser(alice).get(f"/games/{game.pk}/").content.decode()
+    assert not draw[language].search(over)
+    lobby = browser(alice).get("/").content.decode()
+    (result,) = re.findall(r'<span class="result">([^<]*)</span>', lobby)
+    assert result.endswith(" · 0-4") and not draw[language].search(result)
+
+
+#: A card in a line of text: its rank's letter or number, then its suit.
+CARD_IN_TEXT = re.compile(r"(?<!\w)(10|[2-9A-Z])([♠♥♦♣])")
+#: The letters of the court cards on each language's pages (jack, queen, king).
+COURT_LETTERS = {"en": {"J", "Q", "K"}, "fr": {"V", "D", "R"}, "de": {"B", "D", "K"}}
+
+
+def test_a_text_email_writes_the_cards_and_the_site_as_the_readers_pages_do(
+    game: Game, alice: User, bob: User, smtp_inbox: Inbox, run: Any
+) -> None:
+    """The cards' letters in the text part are the reader's pages' (French R, D, V), and
+    the site is called as the pages' header calls it (Crapette, Zank-Patience)."""
+    update_profile(alice, {"language": "fr"})
+    update_profile(bob, {"language": "de"})
+    for _ in range(2):
+        run(play_turn, game, alice, bob)
+    for reader, language, site in ((alice, "fr", "Crapette"), (bob, "de", "Zank-Patience")):
+        (email,) = smtp_inbox.to(reader.email)
+        text = text_of(email)
+        ranks = {rank for rank, _suit in CARD_IN_TEXT.findall(text)}
+        courts = ranks - {"A", *map(str, range(2, 11))}
+        assert courts, text  # the deal puts a king on H1
+        assert courts <= COURT_LETTERS[language], (language, courts)
+        assert site in text and "Russian Bank" not in text
+
+
+def test_the_sign_up_email_names_the_site_in_the_browsers_language(smtp_inbox: Inbox) -> None:
+    signup = {
+        "email": "dora@example.com",
+        "username": "dora",
+        "password1": "a-long-passphrase-42",
+        "password2": "a-long-passphrase-42",
+    }
+    sent = Client().post("/accounts/signup/", signup, HTTP_ACCEPT_LANGUAGE="fr")
+    assert sent.status_code == 302
+    (confirm,) = smtp_inbox.to("dora@example.com")
+    assert str(confirm["Subject"]).startswith("[Crapette] ")
+    assert "Crapette" in text_of(confirm) and "Russian Bank" not in text_of(confirm)
+
+
+def test_the_engines_refusals_name_cards_as_the_pages_do(game: Game) -> None:
+    refusal = GameError("ALREADY_TURNED", "already_turned", card="KS")
+    for language, king in (("en", "K♠"), ("fr", "R♠"), ("de", "K♠")):
+        with translation.override(language):
+            assert king in refused(game, refusal).message
+    with translation.override("fr"):
+        assert "Q♥" not in refused(game, GameError("ALREADY_TURNED", card="QH")).message
 
 
 def test_each_player_gets_their_e_mail_in_their_own_language(

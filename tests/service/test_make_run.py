@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import smtplib
 import subprocess
@@ -10,12 +11,15 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from http.cookiejar import CookieJar
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 
 from rbank_site.run import port
 
+from .conftest import wait_until
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +41,45 @@ def wait_for_smtp(port: int, deadline: float) -> bool:
         except OSError:
             time.sleep(0.5)
     return False
+
+
+def sign_up_and_find_the_confirmation(site: str, tmp_path: Path, log: Path) -> None:
+    """A newcomer signs up: the confirmation e-mail is a file under var/mail/, one line
+    in the output names it, and /dev/mail/ shows its link, clickable."""
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
+    form = opener.open(f"{site}/accounts/signup/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form)
+    assert token is not None
+    fields = {
+        "csrfmiddlewaretoken": token[1],
+        "email": "dora@example.com",
+        "username": "dora",
+        "password1": "dora-plays-bank-42",
+        "password2": "dora-plays-bank-42",
+    }
+    request = urllib.request.Request(
+        f"{site}/accounts/signup/",
+        data=urlencode(fields).encode(),
+        headers={"Referer": f"{site}/accounts/signup/"},
+    )
+    opener.open(request, timeout=30).read()
+    folder = tmp_path / "var" / "mail"
+
+    def lines_to_dora() -> list[str]:
+        lines = log.read_text().splitlines()
+        return [line for line in lines if "e-mail kept" in line and "to=dora@" in line]
+
+    assert wait_until(lines_to_dora, 30), log.read_text()
+    (line,) = lines_to_dora()  # one line for the e-mail (the demo's may come too)
+    (kept,) = [path for path in folder.iterdir() if str(path) in line]
+    assert "confirm" in kept.name
+    output = log.read_text()
+    assert f"E-mails are kept in {folder}/ and listed at {site}/dev/mail/" in output
+    assert "/accounts/confirm-email/" not in output  # the e-mail is not printed
+    mailbox = opener.open(f"{site}/dev/mail/", timeout=10).read().decode()
+    link = re.search(r'<a href="([^"]*/accounts/confirm-email/[^"]+)">', mailbox)
+    assert link is not None, mailbox
+    assert link[1].startswith(site)
 
 
 def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
@@ -75,6 +118,7 @@ def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
                 assert time.monotonic() < deadline, log.read_text()
                 time.sleep(0.5)
         assert f"running on http://127.0.0.1:{wanted}/" in log.read_text()
+        sign_up_and_find_the_confirmation(f"http://127.0.0.1:{wanted}", tmp_path, log)
         # The play-by-mail receiver runs beside them: it takes only its own addresses.
         assert wait_for_smtp(mail, deadline), log.read_text()
         with smtplib.SMTP("127.0.0.1", mail, timeout=10) as client:

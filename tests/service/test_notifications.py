@@ -117,7 +117,10 @@ def test_a_stalemate_offer_is_mailed_to_the_opponent(
     with django_capture_on_commit_callbacks(execute=True):
         offer_stalemate(game_id=game.pk, user=alice)
     (message,) = smtp_inbox.messages
-    assert "bob@example.com" in str(message["To"]) and "stalemate" in str(message["Subject"])
+    assert str(message["To"]) == "bob@example.com"
+    assert (
+        str(message["Subject"]) == f"alice offers to end game {game.pk} by the counts (0-0, a draw)"
+    )
 
 
 def test_the_unsubscribe_link_works_without_signing_in_and_only_on_post(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -23,10 +24,20 @@ from accounts.services import update_profile
 from games import rules_catalog
 from games.challenges import MAX_PENDING, create_challenge
 from games.dealing import start_game
-from games.engine import IllegalMove
+from games.engine import PRESETS, IllegalMove
 from games.models import Challenge, Game
+from games.results import result_line
 from games.services import play_moves, resign
-from tests.stored import current_turn_of, entries_of, last_turn_of, log_of, position_of
+from games.stalemate import answer_stalemate, offer_stalemate
+from tests.stored import (
+    UNEVEN_COUNTS,
+    current_turn_of,
+    entries_of,
+    last_turn_of,
+    log_of,
+    place,
+    position_of,
+)
 
 from .conftest import NEW_GAME_FORM, browser, mover_and_other, play_turn
 
@@ -310,6 +321,25 @@ def test_the_new_game_form_creates_a_challenge(
 #: Notes for the rules reference that players must not read on a page: a variant's id,
 #: a source text's number, the reference's file and sections, a source's page.
 SOURCE_NOTES = re.compile(r"\bV\d+\b|\bseeds? \d{3}|RULES\.md|§|\bp\.\s?\d")
+
+
+def test_the_rules_menus_name_each_preset_in_words(alice: User) -> None:
+    """The menus of rules (play the computer, a new game, the public games' filter) show
+    each preset's name, never its id (``foster-one-pack``), which stays the value sent."""
+    names = dict(rules_catalog.PRESET_NAMES)
+    assert set(names) == set(PRESETS)  # a new preset needs its name
+    menus = {
+        "computer-rules": browser(alice).get("/").text,
+        "id_rules": browser(alice).get("/").text,
+        "watch-rules": browser(None).get("/watch/").text,
+    }
+    for menu, html in menus.items():
+        select = html[html.index(f'id="{menu}"') :]
+        select = select[: select.index("</select>")]
+        shown = dict(re.findall(r'<option value="([^"]+)"[^>]*>([^<]*)</option>', select))
+        assert set(shown) == set(PRESETS), menu
+        for preset, text in shown.items():
+            assert text == escape(names[preset]) != preset, (menu, preset, text)
 
 
 def test_it_words_the_rule_options_for_players(alice: User) -> None:
@@ -692,9 +722,18 @@ def test_resigning_needs_the_box_ticked(game: Game, alice: User, bob: User) -> N
 
 def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: User) -> None:
     url = f"/games/{game.pk}/stalemate/"
-    offered = browser(alice).post(url, {"stalemate": "offer"}, follow=True)
-    assert "Stalemate offered." in offered.text
-    assert "You have offered a stalemate; bob has not answered yet." in offered.text
+    before = snapshot(game)
+    unconfirmed = browser(alice).post(url, {"stalemate": "offer"})
+    assert unconfirmed.status_code == 400
+    assert refusal(unconfirmed.text).startswith("tick the box to confirm")
+    assert snapshot(game) == before
+    offered = browser(alice).post(url, {"stalemate": "offer", "confirm": "yes"}, follow=True)
+    assert "Your offer is sent: if it is agreed, the game ends, scored by the counts." in (
+        offered.text
+    )
+    assert "You have offered to end the game now, scored by the counts; bob has not" in (
+        offered.text
+    )
     game.refresh_from_db()
     assert game.stalemate_offer == "A"
     bob_sees = browser(bob).get(f"/games/{game.pk}/").text
@@ -704,13 +743,15 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
         (alice, "offer", 409, "you have already agreed to a stalemate"),
         (alice, "accept", 409, "no stalemate offer awaits your answer"),
         (bob, "offer", 409, "your opponent has offered a stalemate: accept or decline it"),
-        (bob, "shrug", 400, "offer, accept or decline a stalemate"),
-        (bob, "", 400, "offer, accept or decline a stalemate"),
+        (bob, "shrug", 400, "offer, accept or decline ending the game by the counts"),
+        (bob, "", 400, "offer, accept or decline ending the game by the counts"),
     ]
     before = snapshot(game)
     for user, action, status, message in wrong:
-        response = browser(user).post(url, {"stalemate": action})
+        response = browser(user).post(url, {"stalemate": action, "confirm": "yes"})
         assert response.status_code == status and refusal(response.text) == message
+    unconfirmed = browser(bob).post(url, {"stalemate": "accept"})
+    assert unconfirmed.status_code == 400
     assert snapshot(game) == before
 
     declined = browser(bob).post(url, {"stalemate": "decline"}, headers=FETCH)
@@ -719,15 +760,82 @@ def test_a_stalemate_offer_declined_then_accepted(game: Game, alice: User, bob: 
     assert game.stalemate_offer == "" and game.status == "playing"
     assert "offers to end the game" not in browser(bob).get(f"/games/{game.pk}/").text
 
-    browser(alice).post(url, {"stalemate": "offer"})
-    accepted = browser(bob).post(url, {"stalemate": "accept"}, follow=True)
-    assert "Stalemate agreed." in accepted.text
-    assert re.search(r"<strong>Stalemate agreed · \d+-\d+</strong>", accepted.text)
+    browser(alice).post(url, {"stalemate": "offer", "confirm": "yes"})
+    accepted = browser(bob).post(url, {"stalemate": "accept", "confirm": "yes"}, follow=True)
+    assert "Agreed: the game is over, scored by the counts." in accepted.text
     game.refresh_from_db()
     assert game.status == "stalemate" and game.ending == "agreed"
+    assert game.score is not None
+    line = result_line(game, 1)
+    assert f"<strong>{escape(line)}</strong>" in accepted.text
+
+
+def counts_and_terms(html: str) -> tuple[str, str]:
+    """The counts and what an agreement would give, as a page says them."""
+    counts = re.search(r'<span id="stalemate-counts">([^<]*)</span>', html)
+    terms = re.search(r'id="stalemate-if-agreed">([^<]*)<', html)
+    assert counts is not None and terms is not None, html
+    return counts[1], terms[1]
+
+
+def test_the_page_says_what_an_agreement_would_score_before_it_is_offered(
+    game: Game, alice: User, bob: User
+) -> None:
+    """A stalemate is scored by the counts (R8.3), not as a draw: before offering, and
+    before accepting, the page shows each seat's count and the result an agreement
+    would give, from the engine (``Position.stalemate_score``); the result is then
+    worded from each side."""
+    place(game, UNEVEN_COUNTS)
+    position = position_of(game)
+    assert [seat.count for seat in position.seats] == [6, 2]
+    assert position.stalemate_score() == [0, 4]  # bob's count is the lower
+    html = browser(alice).get(f"/games/{game.pk}/").text
+    assert counts_and_terms(html) == (
+        "Counts now (1 for each hand or waste card, 2 for each reserve card): you 6, bob 2.",
+        "Agreed now, the game ends 0-4: bob has the lower count, so you would lose.",
+    )
+    assert 'name="confirm" value="yes" id="confirm-stalemate" required' in html
+    assert not game.rated and "The game is rated" not in html
+    Game.objects.filter(pk=game.pk).update(rated=True)
+    assert "The game is rated: its result moves your rating." in (
+        browser(alice).get(f"/games/{game.pk}/").text
+    )
+
+    offer_stalemate(game_id=game.pk, user=alice)
+    answering = browser(bob).get(f"/games/{game.pk}/").text
+    assert (
+        '<p id="stalemate-if-agreed" title="Agreed now, the game ends 4-0: you have the '
+        'lower count, so you would win.">alice offers to end the game now, scored by the '
+        "counts: 4-0, you would win.</p>"
+    ) in answering
+    assert "(scoring count 2)" in answering and "(scoring count 6)" in answering  # on the table
+    answer_stalemate(game_id=game.pk, user=bob, accept=True)
+    game.refresh_from_db()
+    assert result_line(game, 0) == "You lost: stalemate agreed, bob had the lower count · 0-4"
+    assert result_line(game, 1) == "You won: stalemate agreed, you had the lower count · 4-0"
+    assert result_line(game, None) == (
+        "bob won: stalemate agreed, bob had the lower count · alice 0, bob 4"
+    )
 
 
 # ------------------------------------------------------------------------- replay
+
+
+#: Characters many machines draw only with an emoji font (the media controls ⏩-⏺, and
+#: the pictographs past U+1F000): without one, an empty box. The pages draw icons as SVG.
+NEEDS_AN_EMOJI_FONT = re.compile("[\u2300-\u23ff\U0001f000-\U0001ffff]")
+
+
+def test_no_page_writes_a_character_that_needs_an_emoji_font() -> None:
+    root = Path(__file__).resolve().parents[2]
+    files = [*(root / "templates").rglob("*.html"), *(root / "games" / "static").rglob("*.*")]
+    found = [
+        f"{path.relative_to(root)}: {char!r}"
+        for path in files
+        if path.suffix in (".html", ".js", ".css")
+        for char in NEEDS_AN_EMOJI_FONT.findall(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 def play_some(game: Game, alice: User, bob: User, turns: int) -> None:

@@ -101,16 +101,20 @@ def test_line_breaks_are_kept_and_the_author_and_time_shown(
 
 def test_the_box_says_when_a_message_goes(game: Game, alice: User, bob: User) -> None:
     mover, waiting = mover_and_other(game, alice, bob)
-    assert "goes with it" in panel(browser(mover).get(f"/games/{game.pk}/").text)
+    help_text = panel(browser(mover).get(f"/games/{game.pk}/").text)
+    assert f"It is shown to {waiting.get_username()} at once" in help_text
+    assert "read when your turn ends" not in help_text
     assert "It is sent at once." in panel(browser(waiting).get(f"/games/{game.pk}/").text)
     box_html = panel(browser(mover).get(f"/games/{game.pk}/").text)
     assert f'maxlength="{MAX_LENGTH}"' in box_html and 'for="message-text"' in box_html
 
-    # Written on one's turn, it goes with the turn; while waiting, at once.
+    # Written on one's turn, it is shown at once and its e-mail goes with the turn;
+    # while waiting, at once.
     sent = browser(mover).post(
         f"/games/{game.pk}/messages/", {"message": "thinking..."}, follow=True
     )
-    assert "goes with your turn" in sent.text
+    assert "shown at once, and their e-mail brings it with your turn" in sent.text
+    assert said(panel(browser(waiting).get(f"/games/{game.pk}/").text)) == ["thinking..."]
     other = browser(waiting).post(f"/games/{game.pk}/messages/", {"message": "hi"}, follow=True)
     assert "Message sent." in other.text
     assert list(Message.objects.order_by("pk").values_list("delivered", flat=True)) == [

@@ -16,7 +16,7 @@ from games.results import result_line, result_of
 from games.services import play_moves, resign
 from games.stalemate import answer_stalemate, offer_stalemate
 from games.sweep import timeout_game
-from tests.stored import place, position_of
+from tests.stored import UNEVEN_COUNTS, place, position_of
 
 pytestmark = pytest.mark.django_db
 
@@ -66,16 +66,45 @@ def test_it_says_whose_time_ran_out(game: Game) -> None:
     assert result_line(game, 0) == f"You lost: your time ran out · 0-{won}"
 
 
-def test_it_words_an_agreed_stalemate_with_the_readers_points_first(
+def test_an_agreed_stalemate_is_won_and_lost_by_the_counts(
     game: Game, alice: User, bob: User
 ) -> None:
+    """R8.3: the lower count scores; the result says so from each side, never a draw
+    (it read "Remis vereinbart · 0-4" to the player who had lost)."""
+    place(game, UNEVEN_COUNTS)
     offer_stalemate(game_id=game.pk, user=alice)
     answer_stalemate(game_id=game.pk, user=bob, accept=True)
-    a, b = points(game)
-    assert result_line(game, 0) == f"Stalemate agreed · {a}-{b}"
-    assert result_line(game, 1) == f"Stalemate agreed · {b}-{a}"
-    result = result_of(game, 0)
+    assert points(game) == [0, 4]
+    assert result_line(game, 0) == "You lost: stalemate agreed, bob had the lower count · 0-4"
+    assert result_line(game, 1) == "You won: stalemate agreed, you had the lower count · 4-0"
+    mine, theirs = result_of(game, 0), result_of(game, 1)
+    assert mine is not None and mine.won is False and theirs is not None and theirs.won is True
+
+
+def test_a_stalemate_is_a_draw_only_when_nobody_scores(game: Game, alice: User, bob: User) -> None:
+    offer_stalemate(game_id=game.pk, user=alice)
+    answer_stalemate(game_id=game.pk, user=bob, accept=True)  # the deal's counts: equal
+    assert points(game) == [0, 0]
+    assert result_line(game, 0) == "Draw: stalemate agreed · 0-0"
+    result = result_of(game, 1)
     assert result is not None and result.won is None
+
+
+def test_a_three_player_stalemate_names_the_lowest_count(
+    alice: User, bob: User, charlie: User
+) -> None:
+    game = start_game(alice, bob, charlie, rules="three-player", seed=13)
+    assert [seat.count for seat in position_of(game).seats] == [40, 40, 39]
+    offer_stalemate(game_id=game.pk, user=alice)
+    answer_stalemate(game_id=game.pk, user=bob, accept=True)
+    answer_stalemate(game_id=game.pk, user=charlie, accept=True)
+    assert points(game) == [0, 0, 2]
+    lost = "You lost: stalemate agreed, charlie had the lowest count"
+    assert result_line(game, 0) == f"{lost} · you 0, bob 0, charlie 2"
+    assert result_line(game, 1) == f"{lost} · you 0, charlie 2, alice 0"
+    assert result_line(game, 2) == (
+        "You won: stalemate agreed, you had the lowest count · you 2, alice 0, bob 0"
+    )
 
 
 def test_it_says_the_winner_played_every_card(game: Game, alice: User) -> None:

@@ -68,7 +68,7 @@ def test_a_challenge_with_options_deals_a_game_with_them(alice: User, bob: User)
     assert state["rule_options"] == {"reserve_size": 12, "lenient_turn": True}
     assert state["position"]["A"]["reserve"]["count"] == 12
     assert "Options" in selectors.export_game(game)
-    assert game.rules_label == "pagat + lenient turn, reserve size 12"
+    assert game.rules_label == "Standard (pagat.com) + Lenient turn, Reserve size 12"
 
 
 def test_options_equal_to_the_preset_are_not_stored(alice: User, bob: User) -> None:
@@ -143,7 +143,7 @@ def test_the_new_game_form_and_the_game_page_show_the_rules(alice: User, bob: Us
     accept.post(reverse("challenge-accept", args=[challenge.pk]))
     game_row = Game.objects.get()
     page = browser.get(reverse("game", args=[game_row.pk])).content.decode()
-    assert "wikipedia + lenient turn" in page
+    assert "Wikipedia&#x27;s summary + Lenient turn" in page
 
 
 def test_every_option_offers_its_values() -> None:

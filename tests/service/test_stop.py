@@ -342,7 +342,7 @@ def test_emails_say_which_rules_a_game_uses(alice: User, bob: User) -> None:
     _game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
     row = Notification.objects.filter(kind="your_turn", user=caller).latest("pk")
     body = render_to_string("emails/your_turn-body.txt", email_context(row))
-    assert "Rules: pagat, classic: you may call Stop!" in body
+    assert "Rules: Standard (pagat.com), classic: you may call Stop!" in body
 
 
 def test_the_replay_marks_violations_only_once_the_game_is_over(alice: User, bob: User) -> None:

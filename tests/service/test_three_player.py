@@ -179,9 +179,9 @@ def test_G3_a_stalemate_needs_both_others_to_accept(
     trio.refresh_from_db()
     assert trio.status == "playing" and trio.stalemate_offer == "AB"
     page = browser(bob).get(reverse("game", args=[trio.pk])).content.decode()
-    assert "You have accepted the stalemate offered by alice" in page
+    assert "You have agreed to end the game now, scored by the counts, as alice offered" in page
     page = browser(carol).get(reverse("game", args=[trio.pk])).content.decode()
-    assert "alice and bob agree to end the game as a stalemate" in page
+    assert "alice and bob agree to end the game now, scored by the counts: " in page
     with pytest.raises(ServiceError):
         answer_stalemate(game_id=trio.pk, user=bob, accept=True)
     answer_stalemate(game_id=trio.pk, user=carol, accept=True)

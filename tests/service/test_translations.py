@@ -53,6 +53,27 @@ def test_every_translation_keeps_the_placeholders(language: str) -> None:
     assert wrong == []
 
 
+#: Each language's words for a draw. A stalemate is scored by the counts (R8.3: the
+#: lowest count wins the difference): calling it a draw made a player offer one, and
+#: lose. Only where the English says it is a draw (V14's rules) may a translation.
+DRAW_WORDS = {
+    "fr": re.compile(r"\bnulles?\b", re.IGNORECASE),
+    "de": re.compile(r"\bremis\b|\bunentschieden\b", re.IGNORECASE),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_translation_calls_a_stalemate_a_draw(language: str) -> None:
+    wrong = [
+        (entry.msgctxt, entry.msgid, entry.msgstr)
+        for entry in catalogue(language).translated_entries()
+        if "stalemate" in f"{entry.msgctxt or ''} {entry.msgid}".lower()
+        and "draw" not in entry.msgid.lower()
+        and DRAW_WORDS[language].search(entry.msgstr)
+    ]
+    assert wrong == [], f"{len(wrong)} in {language}, e.g. {wrong[:3]}"
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalogue_is_the_po(language: str) -> None:
     """The .mo files are kept (``make run`` needs no gettext): each is its .po compiled."""
