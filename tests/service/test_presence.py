@@ -19,6 +19,7 @@ from games import presence
 from games.models import Game, Notification
 from games.services import play_moves
 from games.stream import Stream
+from games.stream_auth import Credential
 from games.stream_views import FORMATS, SSE, flow, watched_game
 
 from .conftest import browser, client_for, play_turn, whole_turn
@@ -80,7 +81,8 @@ def test_a_stream_from_the_game_page_says_its_player_is_looking(game: Game, bob:
     again every third of PRESENCE_SECONDS."""
 
     async def read() -> tuple[bool, bool]:
-        events = flow(Stream(bob.pk), [], set(), FORMATS[SSE], looking=(bob.pk, game.pk))
+        stream = Stream(Credential(bob.pk))
+        events = flow(stream, None, FORMATS[SSE], looking=(bob.pk, game.pk))
         assert await anext(events) == FORMATS[SSE].preamble
         assert await anext(events) == FORMATS[SSE].heartbeat
         first = presence.is_present(bob.pk, game.pk)
