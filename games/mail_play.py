@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Profile
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
+from rbank_site.logs import without_signatures
 
 from .models import SEATS, Game, Seat
 
@@ -100,6 +101,21 @@ def read_address(address: str) -> ReplyAddress | BounceAddress | Tampered | None
     if local.lower().startswith((f"{PLAY}+", f"{BOUNCE}+")):
         return Tampered(address)
     return None
+
+
+def address_label(address: str) -> str:
+    """What an address names, for a log line or a record, never its signature:
+    ``play 12.b.57`` (game, seat, version), ``bounce 812`` (the outbox row), with
+    ``tampered`` before it when its signature is wrong, or ``not ours``."""
+    found = read_address(address)
+    if found is None:
+        return "not ours"
+    if isinstance(found, Tampered):
+        local = found.address.strip().strip("<>").rpartition("@")[0]
+        return "tampered " + without_signatures(local)[:60]
+    if isinstance(found, BounceAddress):
+        return f"bounce {found.notification_id}"
+    return f"play {found.game_id}.{found.seat.lower()}.{found.version}"
 
 
 def plays_by_mail(game: Game, seat: int, profile: Profile | None = None) -> bool:

@@ -28,7 +28,7 @@ from django.utils import timezone, translation
 
 from accounts.services import language_of, mail_bounced, verified_address
 from games import services, stalemate, stops
-from games.mail_play import BounceAddress, ReplyAddress, read_address
+from games.mail_play import BounceAddress, ReplyAddress, address_label, read_address
 from games.models import SEATS, Game, Notification
 from games.notifications import dispatch, notify
 from rbank_site.errors import ServiceError
@@ -166,7 +166,7 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
     if addressed is None or isinstance(addressed, BounceAddress):
         return Result(Outcome.UNKNOWN, "not a reply address")
     if not isinstance(addressed, ReplyAddress):
-        return Result(Outcome.TAMPERED, f"bad signature: {row.recipient}")
+        return Result(Outcome.TAMPERED, address_label(row.recipient))
     if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication != "pass":
         why = f"Authentication-Results of {settings.MAIL_AUTHSERV_ID}: {letter.authentication}"
         return Result(Outcome.UNAUTHENTICATED, why)

@@ -20,7 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.mail_play import read_address
+from games.mail_play import address_label, read_address
 from games.notifications import dispatch
 from rbank_site.logs import fields
 
@@ -119,7 +119,13 @@ def receive(
             return Receipt(DUPLICATE, None, sender)
         logger.info(
             "mail received %s",
-            fields(id=row.pk, source=source, sender=sender, to=row.recipient, size=row.size),
+            fields(
+                id=row.pk,
+                source=source,
+                sender=sender,
+                to=address_label(row.recipient),
+                size=row.size,
+            ),
         )
         if not throttled:
             transaction.on_commit(partial(dispatch, HANDLE_INBOUND, row.pk))

@@ -492,13 +492,23 @@ LOGGING = {
             "()": "django.utils.log.CallbackFilter",
             "callback": "ext://rbank_site.logs.not_a_health_check",
         },
+        # No reply address is written whole (docs/play-by-mail.md): aiosmtpd's own
+        # lines name each recipient.
+        "hide_signatures": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://rbank_site.logs.hide_signatures",
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "line"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["hide_signatures"],
+        },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false"],
+            "filters": ["require_debug_false", "hide_signatures"],
         },
     },
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},
