@@ -94,6 +94,13 @@ def address_of(value: str) -> str:
     return parseaddr(value)[1].strip().lower()
 
 
+def envelope_sender(value: str | None) -> str | None:
+    """The SMTP envelope sender as an address: "" for the null sender, however it came
+    (``<>``, the SMTP server's spelling, or ""), None when unknown (a provider's
+    webhook may not say)."""
+    return None if value is None else value.strip().strip("<>").strip().lower()
+
+
 def message_id(message: Message) -> str:
     return header(message, "Message-ID").strip().strip("<>")[:255]
 
@@ -270,8 +277,10 @@ def read(
     raw: bytes, envelope_from: str | None = None, envelope_to: list[str] | None = None
 ) -> Letter:
     """``raw``'s headers as a ``Letter`` (its text is read apart, by ``own_text``, once
-    the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" for
-    a bounce's empty one, None when unknown). Raises ``Malformed``."""
+    the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" or
+    ``<>`` for the null sender of bounces and auto-replies, None when unknown). Raises
+    ``Malformed``."""
+    envelope_from = envelope_sender(envelope_from)
     try:
         message = parse(raw)
         return Letter(

@@ -25,7 +25,15 @@ from games.notifications import dispatch
 from rbank_site.logs import fields
 
 from .models import InboundMail
-from .reading import address_of, digest, header, message_id, parse, recipients_of
+from .reading import (
+    address_of,
+    digest,
+    envelope_sender,
+    header,
+    message_id,
+    parse,
+    recipients_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +106,7 @@ def receive(
                     source=source,
                     message_id=mid,
                     digest=fingerprint,
-                    envelope_from=(envelope_from or "")[:254],
+                    envelope_from=(envelope_sender(envelope_from) or "")[:254],
                     recipient=recipient,
                     sender=sender,
                     subject=subject,

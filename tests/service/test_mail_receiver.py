@@ -17,7 +17,8 @@ from django.db import connection
 
 from accounts.services import update_profile
 from games.dealing import start_game
-from games.mail_play import ReplyAddress
+from games.mail_play import ReplyAddress, read_address
+from games.models import Game, Message
 from mailplay.models import InboundMail
 
 from .conftest import wait_until
@@ -164,3 +165,21 @@ def test_it_logs_the_game_seat_and_version_of_a_reply_address_never_its_signatur
     assert "mail refused to='tampered play+" in output
     assert "rcpt TO:<play+" in output  # the SMTP server's own line
     assert signature not in output and signature[::-1] not in output
+
+
+def test_a_message_with_a_null_envelope_sender_is_a_machines_and_plays_nothing(
+    receiver: Receiver, address: str
+) -> None:
+    """``MAIL FROM:<>`` is what auto-responders and bounces send with (RFC 5321): an
+    out-of-office that copies the e-mail's first line plays nothing and says nothing."""
+    reply = read_address(address)
+    assert isinstance(reply, ReplyAddress)
+    text = "T\n\nI am out of the office until Monday."
+    receiver.deliver(plain("alice@example.com", address, text), address, mail_from="")
+    row = InboundMail.objects.get()
+    assert row.envelope_from == ""  # stored as the empty sender it is, not "<>"
+    assert wait_until(lambda: InboundMail.objects.get().status == "done", 30)
+    row.refresh_from_db()
+    assert row.outcome == InboundMail.Outcome.AUTOMATIC, (row.outcome, row.detail)
+    assert Game.objects.get(pk=reply.game_id).version == reply.version
+    assert not Message.objects.exists()
