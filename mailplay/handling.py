@@ -125,17 +125,21 @@ class Reading:
     letter: Letter | None  # None: the message cannot be read at all
     command: Command | None
     why: str = ""
+    #: Whether the reply quoted anything (the e-mail it answers, lines marked ">"),
+    #: which was not read: the answer to moves says so.
+    quoted: bool = False
 
 
 def prepare(row: InboundMail) -> Reading:
     raw = bytes(row.raw)
     try:
         letter = read(raw, row.envelope_from if row.source == "smtp" else None)
-        machine = letter.bounce is not None or letter.automatic
-        command = None if machine else read_command(own_text(raw))
+        if letter.bounce is not None or letter.automatic:
+            return Reading(letter, None)
+        text = own_text(raw)
     except Malformed as error:
         return Reading(None, None, str(error))
-    return Reading(letter, command)
+    return Reading(letter, read_command(text.text), quoted=text.quoted)
 
 
 def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
@@ -179,6 +183,10 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
         return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
     with translation.override(language_of(player)):  # refusals in the player's words
         result = carry_out(command, game, player, addressed.version)
+    if isinstance(command, Moves):
+        # What was read as the message and what was left out: the answer says both.
+        result.answer.update(message=command.message, signature=command.signature)
+        result.answer["quoted"] = reading.quoted
     if isinstance(command, Unreadable) and _helped_already(row):
         # One answer to an unreadable reply a reply address: an auto-responder that
         # answers every e-mail, headers or not, gets no conversation going.
@@ -225,7 +233,6 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
                 answer["played"] = services.play_moves(
                     moves=list(moves), message=message or None, **at
                 ).applied
-                answer["wrote"] = bool(message)
                 return Result(Outcome.PLAYED, line, player, game, answer)
             case Stop(number, choice):
                 stopped = stops.call_stop_on(move_number=number, choice=choice, **at)

@@ -22,6 +22,7 @@ import authres
 from bs4 import BeautifulSoup
 from django.conf import settings
 from mailparser_reply import EmailReplyParser
+from mailparser_reply.parser import EmailMessage as ParsedText
 
 #: The reply styles recognised: the site's languages and their neighbours'.
 REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
@@ -259,14 +260,51 @@ def body_text(message: EmailMessage) -> str:
     return ""
 
 
-def new_text(text: str) -> str:
-    """What the player wrote in this reply, without what it quotes or its signature.
-    Runs of blanks and of empty lines are folded and only the first ``TEXT_LIMIT``
-    characters are read: the reply parser's time grows fast with such runs."""
+@dataclass(frozen=True)
+class OwnText:
+    """What the player wrote in a reply: ``text``, without what it quotes, and whether
+    it quoted anything (the e-mail answered, or lines marked ``>``)."""
+
+    text: str
+    quoted: bool
+
+
+#: A line a mail program quotes: "> ", however deep.
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+
+
+def new_text(text: str) -> OwnText:
+    """What the player wrote in this reply, without what it quotes: every line marked
+    ``>`` (with or without an "On ... wrote:" line above it), and the quoted e-mail
+    below such a line or an Outlook header block. Its signature is left to the reader
+    of the message under the moves (``split_signature``): a signature is guessed, and
+    what is left out for one is said in the answer. Runs of blanks and of empty lines
+    are folded and only the first ``TEXT_LIMIT`` characters are read: the reply
+    parser's time grows fast with such runs."""
     text = re.sub(r"[ \t\r\f\v]+", " ", text)
-    text = re.sub(r"\n( ?\n)+", "\n\n", text)[:TEXT_LIMIT]
+    unquoted = _QUOTED_LINE.sub("", text)  # a quoted block becomes a blank line
+    quoted_lines = unquoted != text
+    text = re.sub(r"\n( ?\n)+", "\n\n", unquoted)[:TEXT_LIMIT]
     replies = EmailReplyParser(languages=list(REPLY_LANGUAGES)).read(text).replies
-    return replies[0].body if replies else ""
+    if not replies:
+        return OwnText("", quoted_lines)
+    # The first part is the player's (the parser drops a part left empty: the quote's
+    # header at the very top, when the player wrote below the quoted e-mail).
+    first = replies[0]
+    return OwnText(first.full_body, quoted_lines or len(replies) > 1 or bool(first.headers))
+
+
+def split_signature(message: str) -> tuple[str, str]:
+    """``message`` (the text under a reply's moves) as what the player says and what
+    looks like their signature: from a ``--`` line, a mail program's "Sent from my ..."
+    line, or a closing such as "Best regards," / "Viele Grüße" after the first line,
+    to the end. A message that opens with such words ("Thanks, great game!") is a
+    message: only its later lines can be a signature."""
+    parser = ParsedText(text=message, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True)
+    found = parser.SIGNATURE_REGEX.search(parser.text)
+    if found is None:
+        return message.strip(), ""
+    return parser.text[: found.start()].strip(), found.group().strip()
 
 
 class Malformed(ValueError):
@@ -296,7 +334,7 @@ def read(
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
 
 
-def own_text(raw: bytes) -> str:
+def own_text(raw: bytes) -> OwnText:
     """What the player wrote in this message (``new_text`` of its body)."""
     try:
         return new_text(body_text(parse(raw)))

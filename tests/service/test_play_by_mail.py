@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.services import mail_bounced, profile_of, update_profile
 from games.engine import Game as EngineGame
 from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
-from games.models import Game, Notification
+from games.models import Game, Message, Notification
 from games.notifications import build_message
 from games.store import engine_game
 from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
@@ -382,6 +382,63 @@ def test_only_the_new_text_is_read_whatever_the_quoting_and_signature(
     deliver(run, reply(email, " ".join(moves), style=style, signature=signature))
     assert InboundMail.objects.get().outcome == Outcome.PLAYED
     assert [str(m) for m in engine(game).last_turn.moves] == moves  # type: ignore[union-attr]
+
+
+def answer_to(inbox: Inbox, user: User) -> str:
+    """The text of the last answer to one of ``user``'s replies."""
+    answer = [m for m in inbox.to(user.email) if "Re: " in str(m["Subject"])][-1]
+    return text_of(answer).replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("lines", [60, 2])
+def test_quoted_lines_without_an_attribution_are_never_read(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], lines: int
+) -> None:
+    """A mail program that quotes with "> " but writes no "On ... wrote:" line: the quote
+    is neither the message (a long one would refuse the moves) nor table talk."""
+    game, mover, _ = started
+    moves = whole_turn(game)
+    email = turn_mail(smtp_inbox, mover)
+    quote = "\n".join(f"> {line}" for line in text_of(email).splitlines()[:lines])
+    raw = plain(mover.email, str(email["Reply-To"]), " ".join(moves) + "\n\n" + quote)
+    deliver(run, raw)
+    row = InboundMail.objects.get()
+    assert row.outcome == Outcome.PLAYED, row.detail
+    assert not Message.objects.exists()
+    answer = answer_to(smtp_inbox, mover)
+    assert "The e-mail you quoted was not read." in answer
+    assert "Your message went with your moves" not in answer
+
+
+@pytest.mark.parametrize(
+    "message", ["Thanks, great game!", "Grüße aus Köln, bis morgen", "Best, move ever"]
+)
+def test_a_message_that_opens_like_a_closing_goes_with_the_moves_and_is_shown(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any], message: str
+) -> None:
+    game, mover, _ = started
+    moves = whole_turn(game)
+    deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(moves) + "\n\n" + message))
+    assert InboundMail.objects.get().outcome == Outcome.PLAYED
+    assert Message.objects.get().text == message
+    answer = answer_to(smtp_inbox, mover)
+    assert f"Your message went with your moves:\n    {message}\n" in answer
+    assert "signature" not in answer
+
+
+def test_what_was_left_out_as_a_signature_is_said_in_the_answer(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    game, mover, _ = started
+    moves = whole_turn(game)
+    text = " ".join(moves) + "\n\nGood luck with that one.\nViele Grüße\nHans"
+    deliver(run, reply(turn_mail(smtp_inbox, mover), text, signature="Hans Müller\nACME"))
+    assert Message.objects.get().text == "Good luck with that one."
+    answer = answer_to(smtp_inbox, mover)
+    assert "Your message went with your moves:\n    Good luck with that one.\n" in answer
+    left_out = "Left out as your signature:\n    Viele Grüße\n    Hans\n\n    --\n    Hans Müller\n"
+    assert left_out in answer
+    assert "The e-mail you quoted was not read." in answer
 
 
 def test_an_html_only_reply_is_read_as_text(
@@ -788,7 +845,7 @@ def test_a_hostile_message_is_read_within_bounds(
     assert InboundMail.objects.get().outcome == Outcome.PLAYED
     assert str(engine(game).current_turn[-1]) == first
     later = " " * 10 + "x" * 5000 + "\nresign"  # a command past the limit is not read
-    assert "resign" not in new_text(later)
+    assert "resign" not in new_text(later).text
 
 
 def test_headers_the_parser_cannot_read_still_store_the_message(
