@@ -13,6 +13,7 @@ outbox.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,10 @@ Outcome = InboundMail.Outcome
 #: A stranger who writes to a play address with a valid signature (the player's
 #: e-mail forwarded, say) is told once a day at most why nothing happened.
 STRANGER_ANSWER_EVERY = timedelta(days=1)
+#: Unreadable replies answered at most, from one sender to one reply address (whose
+#: answers carry the same address again): a person's second and third tries are
+#: answered, an auto-responder that adds no header gets no endless conversation.
+UNREADABLE_ANSWERS = 3
 
 
 @dataclass
@@ -55,6 +60,7 @@ class Result:
     user: User | None = None
     game: Game | None = None
     answer: dict[str, Any] = field(default_factory=dict)
+    answered: bool = False  # an e-mail answered the message
 
 
 def lease() -> timedelta:
@@ -103,6 +109,8 @@ def handle(inbound_id: int) -> str:
                 detail=result.detail[:500],
                 user=result.user,
                 game=result.game,
+                answered=result.answered,
+                text_digest=reading.digest,
                 handled_at=timezone.now(),
                 next_attempt_at=None,
             )
@@ -128,6 +136,7 @@ class Reading:
     #: Whether the reply quoted anything (the e-mail it answers, lines marked ">"),
     #: which was not read: the answer to moves says so.
     quoted: bool = False
+    digest: str = ""  # of the player's own text (InboundMail.text_digest)
 
 
 def prepare(row: InboundMail) -> Reading:
@@ -139,7 +148,9 @@ def prepare(row: InboundMail) -> Reading:
         text = own_text(raw)
     except Malformed as error:
         return Reading(None, None, str(error))
-    return Reading(letter, read_command(text.text), quoted=text.quoted)
+    folded = " ".join(text.text.split()).casefold()
+    digest = hashlib.sha256(folded.encode()).hexdigest()
+    return Reading(letter, read_command(text.text), quoted=text.quoted, digest=digest)
 
 
 def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
@@ -179,18 +190,17 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
         return Result(Outcome.UNKNOWN, f"no game {addressed.game_id} seat {addressed.seat}")
     player = game.user_at(game.letters.index(addressed.seat))
     if player is None or not verified_address(player, letter.sender):
-        _answer_stranger(letter, game)
-        return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
+        told = _answer_stranger(letter, game)
+        why = f"{letter.sender} is not the player's"
+        return Result(Outcome.WRONG_SENDER, why, game=game, answered=told)
     with translation.override(language_of(player)):  # refusals in the player's words
         result = carry_out(command, game, player, addressed.version)
     if isinstance(command, Moves):
         # What was read as the message and what was left out: the answer says both.
         result.answer.update(message=command.message, signature=command.signature)
         result.answer["quoted"] = reading.quoted
-    if isinstance(command, Unreadable) and _helped_already(row):
-        # One answer to an unreadable reply a reply address: an auto-responder that
-        # answers every e-mail, headers or not, gets no conversation going.
-        result.detail += " (answered already)"
+    if isinstance(command, Unreadable) and (unanswered := _not_again(row, reading.digest)):
+        result.detail += f" ({unanswered})"
         return result
     notify(
         "mail_answer",
@@ -202,18 +212,26 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
         reply_outcome=result.outcome,
         **result.answer,
     )
+    result.answered = True
     return result
 
 
-def _helped_already(row: InboundMail) -> bool:
-    """Whether an unreadable message from the same sender to the same reply address was
-    answered before (an asked-for ``help`` has the detail "help")."""
-    earlier = (
-        InboundMail.objects.filter(recipient=row.recipient, sender=row.sender, outcome=Outcome.HELP)
+def _not_again(row: InboundMail, digest: str) -> str:
+    """Why an unreadable reply gets no answer, or "" to answer it: the same text was
+    answered before (a machine repeats itself), or UNREADABLE_ANSWERS were, from its
+    sender to its reply address (an asked-for ``help`` has the detail "help")."""
+    answered = (
+        InboundMail.objects.filter(
+            recipient=row.recipient, sender=row.sender, outcome=Outcome.HELP, answered=True
+        )
         .exclude(pk=row.pk)
         .exclude(detail="help")
     )
-    return earlier.exists()
+    if answered.filter(text_digest=digest).exists():
+        return "the same text was answered already"
+    if answered.count() >= UNREADABLE_ANSWERS:
+        return f"{UNREADABLE_ANSWERS} answered already"
+    return ""
 
 
 def carry_out(command: Command, game: Game, player: User, version: int) -> Result:
@@ -276,27 +294,24 @@ def _reply_subject(subject: str) -> str:
     return f"Re: {subject}" if subject else ""
 
 
-def _answer_stranger(letter: Letter, game: Game) -> None:
+def _answer_stranger(letter: Letter, game: Game) -> bool:
     """One short answer a day to a sender who is not the seat's player but has an
     account here (the player's friend, or the player from another of their addresses):
     nothing was played. An address nobody has verified gets nothing: a forged sender
-    must not make this server write to its victims."""
+    must not make this server write to its victims. Whether it was answered."""
     if (
         not letter.sender
         or not EmailAddress.objects.filter(email__iexact=letter.sender, verified=True).exists()
     ):
-        return
+        return False
     since = timezone.now() - STRANGER_ANSWER_EVERY
     told = Notification.objects.filter(
         kind="mail_stranger", email__iexact=letter.sender, created_at__gte=since
     )
-    if not told.exists():
-        notify(
-            "mail_stranger",
-            email=letter.sender,
-            game_number=game.pk,
-            in_reply_to=letter.message_id,
-        )
+    if told.exists():
+        return False
+    notify("mail_stranger", email=letter.sender, game_number=game.pk, in_reply_to=letter.message_id)
+    return True
 
 
 def _bounce(letter: Letter, addressed: object) -> Result:

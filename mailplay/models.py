@@ -66,6 +66,12 @@ class InboundMail(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
     #: What happened, in a line: the refusal's code and words, an error.
     detail = models.CharField(max_length=500, blank=True)
+    #: Whether an e-mail answered it (the answer to a reply, or the short one to a
+    #: stranger or a reply that failed authentication).
+    answered = models.BooleanField(default=False)
+    #: SHA-256 of the player's own text as read (case and runs of blanks folded): the
+    #: same unreadable text again is a machine's, and gets no second answer.
+    text_digest = models.CharField(max_length=64, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )

@@ -24,7 +24,7 @@ from games.models import Game, Message, Notification
 from games.notifications import build_message
 from games.store import engine_game
 from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
-from mailplay.handling import handle, sweep
+from mailplay.handling import UNREADABLE_ANSWERS, handle, sweep
 from mailplay.models import InboundMail
 from mailplay.reading import new_text, parse, read, recipients_of
 from mailplay.receiving import STORED, over_the_limit, receive
@@ -493,9 +493,8 @@ def test_help_and_unreadable_replies_answer_with_the_menu_and_play_nothing(
     deliver(run, reply(email, "Good move! I'll think about it."))
     body = text_of(turn_mail(smtp_inbox, mover))
     assert "Nothing was played" in body and "'Good' is not a move in the notation" in body
-    answers = len(smtp_inbox.to(mover.email))
-    deliver(run, reply(email, "H99-F1"))  # unreadable again: answered once an address
-    assert len(smtp_inbox.to(mover.email)) == answers
+    deliver(run, reply(email, "H99-F1"))  # another try, unreadable too: answered
+    assert "'H99-F1' is not a move in the notation" in text_of(turn_mail(smtp_inbox, mover))
     game.refresh_from_db()
     assert game.version == version
     assert [r.outcome for r in InboundMail.objects.order_by("pk")] == [Outcome.HELP] * 3
@@ -877,15 +876,35 @@ def test_headers_the_parser_cannot_read_still_store_the_message(
     assert outcomes[1] in (Outcome.MALFORMED, Outcome.HELP, Outcome.AUTOMATIC)
 
 
-def test_an_unreadable_reply_is_answered_once_an_address(
+def test_a_players_second_unreadable_try_is_answered(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
+    """A player who mistypes twice in answer to the same e-mail hears twice."""
+    _game, mover, _ = started
+    email = turn_mail(smtp_inbox, mover)
+    deliver(run, reply(email, "H99-F1"))
+    assert "'H99-F1' is not a move" in answer_to(smtp_inbox, mover)
+    deliver(run, reply(email, "H99-F2 T"))
+    assert "'H99-F2' is not a move" in answer_to(smtp_inbox, mover)
+    assert InboundMail.objects.filter(answered=True).count() == 2
+
+
+def test_an_unreadable_text_sent_again_or_too_often_is_not_answered(
+    started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    """No loop with an auto-responder that adds no header: the same text again gets no
+    answer (a machine repeats itself), nor does any after UNREADABLE_ANSWERS answers to
+    the same reply address."""
     _game, mover, _ = started
     email = turn_mail(smtp_inbox, mover)
     before = len(smtp_inbox.to(mover.email))
-    for n in range(3):  # an auto-responder that adds no header
-        deliver(run, reply(email, f"Thank you for your message number {n}."))
+    for _ in range(3):
+        deliver(run, reply(email, "Thank you for your message."))
     assert len(smtp_inbox.to(mover.email)) == before + 1
+    for n in range(UNREADABLE_ANSWERS + 2):  # a machine whose text changes each time
+        deliver(run, reply(email, f"Thank you for your message number {n}."))
+    assert len(smtp_inbox.to(mover.email)) == before + UNREADABLE_ANSWERS
+    assert InboundMail.objects.filter(answered=True).count() == UNREADABLE_ANSWERS
     subjects = plain(
         mover.email, str(email["Reply-To"]), "away", subject="Out of Office: Your turn"
     )
