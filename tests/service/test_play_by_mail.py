@@ -18,8 +18,15 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from accounts.services import mail_bounced, profile_of, update_profile
+from games.dealing import announce, start_game
 from games.engine import Game as EngineGame
-from games.mail_play import BounceAddress, ReplyAddress, read_address, set_play_by_mail
+from games.mail_play import (
+    BounceAddress,
+    ReplyAddress,
+    pile_names,
+    read_address,
+    set_play_by_mail,
+)
 from games.models import Game, Message, Notification
 from games.notifications import build_message
 from games.store import engine_game
@@ -90,12 +97,35 @@ def test_it_sends_the_board_the_legal_moves_and_a_signed_reply_address(
     seat = game.letters[game.seat_of(mover.pk) or 0]
     assert address == ReplyAddress(game.pk, seat, game.version)
     legal = sorted(str(m) for m in engine(game).legal_moves(game.seat_of(mover.pk) or 0))
-    menu = body.split("Your moves now (your line starts with one of them):\n")[1].split("\n\n")[0]
-    assert menu.split() == legal and max(len(line) for line in menu.splitlines()) <= 72
+    menu = body.split("Your first move, one of: ")[1].split("\n\n")[0]
+    assert " ".join(menu.split()).split(", ") == legal
+    assert max(len(line) for line in menu.splitlines()) <= 72
     assert "R-H3 puts your reserve's top card on\nhouse H3" in body  # the notation, in short
     assert "H1-H8 the\nhouses, F1-F8 the foundations" in body
     assert str(message["Auto-Submitted"]) == "auto-generated"
     assert "bounce+" in str(message["Return-Path"] or "") or smtp_inbox.messages  # envelope
+
+
+def test_the_moves_read_as_a_list_to_choose_from_and_each_pile_name_is_explained(
+    alice: User, bob: User, by_mail: None, smtp_inbox: Inbox, run: Callable[..., Any]
+) -> None:
+    """Seed 3's first mover may load the opponent's reserve (H2-OR): the e-mail lists
+    the moves as a choice, not as a line to send, and says what OR is."""
+    game = start_game(alice, bob, seed=3)
+    run(announce, game)
+    mover = game.user_at(game.letters.index(game.to_move))
+    email = turn_mail(smtp_inbox, mover)
+    body = " ".join(text_of(email).split())
+    assert "Your first move, one of: H2-H5, H2-OR, H7-H5, T" in body
+    assert "In these moves: OR your opponent's reserve (in their moves: yours)." in body
+    html = email.get_body(preferencelist=("html",))
+    assert html is not None and "<code>OR</code> your opponent" in str(html.get_content())
+    assert pile_names(["C-OR2", "H1-OW", "TR", "E", "R-H3"], seats=3) == [
+        ("OW", "the waste of the next player in turn"),
+        ("OR2", "the reserve of the player after next"),
+        ("TR", "turns the top card of your face-down stock"),
+        ("E", "ends a turn with neither hand nor waste cards"),
+    ]
 
 
 def test_a_player_who_wants_notices_gets_no_menu_and_no_reply_address(
@@ -105,7 +135,7 @@ def test_a_player_who_wants_notices_gets_no_menu_and_no_reply_address(
     update_profile(waiting, {"play_by_mail": False})
     run(play_turn, game, alice, bob)
     (message,) = smtp_inbox.to(waiting.email)
-    assert message["Reply-To"] is None and "Your moves now" not in text_of(message)
+    assert message["Reply-To"] is None and "Your first move, one of:" not in text_of(message)
     # ... unless this one game says otherwise.
     assert set_play_by_mail(game_id=game.pk, user=waiting, play_by_mail=True)
     run(play_turn, game, alice, bob)
@@ -147,7 +177,7 @@ def test_a_reply_plays_the_moves_and_answers_with_whose_turn_it_is(
     assert str(answer["In-Reply-To"]).strip().strip("<>") == row.message_id
     assert str(answer["Auto-Submitted"]) == "auto-replied"
     # The opponent is told, as after a move on the site, with their own menu.
-    assert "Your moves now" in text_of(turn_mail(smtp_inbox, other))
+    assert "Your first move, one of:" in text_of(turn_mail(smtp_inbox, other))
 
 
 def test_a_part_of_a_turn_answers_with_the_moves_now_and_a_fresh_address(
@@ -161,9 +191,8 @@ def test_a_part_of_a_turn_answers_with_the_moves_now_and_a_fresh_address(
     assert read_address(str(answer["Reply-To"])) == ReplyAddress(
         game.pk, game.to_move, game.version
     )
-    assert "Your moves now" in text_of(answer) and f"Played in game {game.pk}: {first}" in (
-        text_of(answer)
-    )
+    assert "Your first move, one of:" in text_of(answer)
+    assert f"Played in game {game.pk}: {first}" in text_of(answer)
 
 
 def test_a_line_mixing_legal_and_illegal_moves_plays_nothing_and_says_why(
@@ -179,7 +208,7 @@ def test_a_line_mixing_legal_and_illegal_moves_plays_nothing_and_says_why(
     assert row.outcome == Outcome.REFUSED
     body = text_of(turn_mail(smtp_inbox, mover))
     assert "Nothing was played" in body and "H1-H1 (move 2 of your line) is refused" in body
-    assert f"Your line: {legal} H1-H1" in body and "Your moves now" in body
+    assert f"Your line: {legal} H1-H1" in body and "Your first move, one of:" in body
 
 
 def test_a_reply_to_an_old_email_plays_nothing_and_says_the_game_moved_on(
@@ -519,7 +548,7 @@ def test_resign_by_mail_ends_the_game_and_says_so(
     assert game.status == "won" and game.forfeiter == game.letters[game.seat_of(mover.pk) or 0]
     body = text_of(turn_mail(smtp_inbox, mover))
     assert f"You resigned game {game.pk}" in body and "The game is over: you resigned" in body
-    assert "Your moves now" not in body
+    assert "Your first move, one of:" not in body
 
 
 def test_a_stalemate_offered_and_declined_by_mail(
@@ -561,7 +590,8 @@ def test_stop_by_mail_in_a_classic_game(
     row = InboundMail.objects.get()
     assert row.outcome == Outcome.ACTED, row.detail
     body = text_of(turn_mail(smtp_inbox, caller))
-    assert "Stop! on move 2 of their turn was right (S3)" in body and "Your moves now" in body
+    assert "Stop! on move 2 of their turn was right (S3)" in body
+    assert "Your first move, one of:" in body
     game.refresh_from_db()
     assert game.to_move == game.letters[game.seat_of(caller.pk) or 0]
 
