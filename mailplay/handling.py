@@ -3,9 +3,10 @@ marks it done in the very transaction that plays its moves and writes its answer
 
 Trust nothing in an e-mail (docs/play-by-mail.md): machines' messages are recorded
 and never answered; a bounce marks the address failing; the address it was sent to
-must be one of ours with its signature; the receiving side's Authentication-Results
-may be required to pass; the sender must be the seat's player's verified address;
-the reply acts only on the version of the game it answers. Then the command is
+must be one of ours with its signature; a DKIM signature must prove its From
+(``mailplay.authentication``, unless MAIL_AUTHENTICATE_SENDER is off); the sender must
+be the seat's player's verified address; the reply acts only on the version of the
+game it answers. Then the command is
 carried out by the same services as the pages and the API, and the answer e-mail
 (what was played, the board, the moves now or whose turn it is) goes through the
 outbox.
@@ -35,6 +36,7 @@ from games.notifications import dispatch, notify
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
+from . import authentication
 from .commands import Command, Moves, Stop, Unreadable, Word, read_command
 from .models import InboundMail
 from .reading import Letter, Malformed, own_text, read
@@ -47,6 +49,9 @@ Outcome = InboundMail.Outcome
 #: A stranger who writes to a play address with a valid signature (the player's
 #: e-mail forwarded, say) is told once a day at most why nothing happened.
 STRANGER_ANSWER_EVERY = timedelta(days=1)
+#: A reply under the player's address that fails authentication is answered, at the
+#: account's address, once an hour at most for a game: a forger cannot flood them.
+UNAUTHENTICATED_ANSWER_EVERY = timedelta(hours=1)
 #: Unreadable replies answered at most, from one sender to one reply address (whose
 #: answers carry the same address again): a person's second and third tries are
 #: answered, an auto-responder that adds no header gets no endless conversation.
@@ -111,6 +116,8 @@ def handle(inbound_id: int) -> str:
                 game=result.game,
                 answered=result.answered,
                 text_digest=reading.digest,
+                authentication=reading.verdict.result if reading.verdict else "",
+                authentication_detail=reading.verdict.detail[:300] if reading.verdict else "",
                 handled_at=timezone.now(),
                 next_attempt_at=None,
             )
@@ -137,9 +144,13 @@ class Reading:
     #: which was not read: the answer to moves says so.
     quoted: bool = False
     digest: str = ""  # of the player's own text (InboundMail.text_digest)
+    #: Whether a DKIM signature proves its From (None: not checked).
+    verdict: authentication.Verdict | None = None
 
 
 def prepare(row: InboundMail) -> Reading:
+    """The message read, and its sender's verdict when a reply may play (DNS lookups,
+    before any lock is taken; ``DnsUnavailable`` leaves it for a later attempt)."""
     raw = bytes(row.raw)
     try:
         letter = read(raw, row.envelope_from if row.source == "smtp" else None)
@@ -148,9 +159,13 @@ def prepare(row: InboundMail) -> Reading:
         text = own_text(raw)
     except Malformed as error:
         return Reading(None, None, str(error))
+    verdict = None
+    if settings.MAIL_AUTHENTICATE_SENDER and isinstance(read_address(row.recipient), ReplyAddress):
+        verdict = authentication.verify(raw, letter.sender)
     folded = " ".join(text.text.split()).casefold()
     digest = hashlib.sha256(folded.encode()).hexdigest()
-    return Reading(letter, read_command(text.text), quoted=text.quoted, digest=digest)
+    command = read_command(text.text)
+    return Reading(letter, command, quoted=text.quoted, digest=digest, verdict=verdict)
 
 
 def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
@@ -182,14 +197,23 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
         return Result(Outcome.UNKNOWN, "not a reply address")
     if not isinstance(addressed, ReplyAddress):
         return Result(Outcome.TAMPERED, address_label(row.recipient))
-    if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication != "pass":
-        why = f"Authentication-Results of {settings.MAIL_AUTHSERV_ID}: {letter.authentication}"
-        return Result(Outcome.UNAUTHENTICATED, why)
     game = Game.objects.prefetch_related(SEATS).filter(pk=addressed.game_id).first()
     if game is None or addressed.seat not in game.letters:
         return Result(Outcome.UNKNOWN, f"no game {addressed.game_id} seat {addressed.seat}")
     player = game.user_at(game.letters.index(addressed.seat))
-    if player is None or not verified_address(player, letter.sender):
+    players_own = player is not None and verified_address(player, letter.sender)
+    if reading.verdict is not None and reading.verdict.result != authentication.PASS:
+        # Nothing is played, and no forged sender is written to: only the player is
+        # told, at their account's address, when the reply came under theirs.
+        told = players_own and _tell_unauthenticated(player, game, letter)
+        return Result(
+            Outcome.UNAUTHENTICATED,
+            reading.verdict.detail,
+            player if players_own else None,
+            game,
+            answered=bool(told),
+        )
+    if player is None or not players_own:
         told = _answer_stranger(letter, game)
         why = f"{letter.sender} is not the player's"
         return Result(Outcome.WRONG_SENDER, why, game=game, answered=told)
@@ -311,6 +335,20 @@ def _answer_stranger(letter: Letter, game: Game) -> bool:
     if told.exists():
         return False
     notify("mail_stranger", email=letter.sender, game_number=game.pk, in_reply_to=letter.message_id)
+    return True
+
+
+def _tell_unauthenticated(player: User, game: Game, letter: Letter) -> bool:
+    """Tell the player, at their account's address (never the message's From), that a
+    reply under their address could not be proved theirs and played nothing: once an
+    hour at most for a game. Whether they were told."""
+    since = timezone.now() - UNAUTHENTICATED_ANSWER_EVERY
+    told = Notification.objects.filter(
+        kind="mail_unauthenticated", user=player, game=game, created_at__gte=since
+    )
+    if told.exists():
+        return False
+    notify("mail_unauthenticated", user=player, game=game, sender=letter.sender)
     return True
 
 

@@ -18,9 +18,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 
-import authres
 from bs4 import BeautifulSoup
-from django.conf import settings
 from mailparser_reply import EmailReplyParser
 from mailparser_reply.parser import EmailMessage as ParsedText
 
@@ -72,8 +70,6 @@ class Letter:
     #: Why it was written by a machine ("Auto-Submitted: auto-replied"), or "".
     automatic: str
     bounce: Bounce | None
-    #: "pass", "fail" or "none": what the receiving side's Authentication-Results say.
-    authentication: str
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -182,35 +178,6 @@ def bounce_of(message: Message, envelope_from: str | None) -> Bounce | None:
             if action:
                 return Bounce(address_of(recipient.partition(";")[2]), False, reason)
     return Bounce(recipient="", permanent=False, reason="a delivery report")
-
-
-def authentication(message: Message) -> str:
-    """The receiving side's verdict: "fail" when DMARC fails, or, without a DMARC
-    result, when SPF or DKIM fails and neither passes; "pass" when one passes; "none"
-    without a result to read. Only the headers of ``MAIL_AUTHSERV_ID`` count (a sender
-    can write such a header too); without that setting, the topmost, which the last
-    server to receive it added."""
-    values = [str(v) for v in message.get_all("Authentication-Results", []) or []]
-    results: dict[str, str] = {}
-    for value in values if settings.MAIL_AUTHSERV_ID else values[:1]:
-        try:
-            parsed = authres.AuthenticationResultsHeader.parse_value(" ".join(value.split()))
-        except Exception:  # authres raises its own SyntaxError and others on junk
-            continue
-        if settings.MAIL_AUTHSERV_ID and parsed.authserv_id != settings.MAIL_AUTHSERV_ID:
-            continue
-        for result in parsed.results:
-            results.setdefault(str(result.method).lower(), str(result.result).lower())
-    failing = {"fail", "softfail", "permerror"}
-    if results.get("dmarc") == "pass":
-        return "pass"
-    if results.get("dmarc") in failing:
-        return "fail"
-    if "pass" in (results.get("dkim"), results.get("spf")):
-        return "pass"
-    if results.get("dkim") in failing or results.get("spf") in failing:
-        return "fail"
-    return "none"
 
 
 def _decoded(part: Message) -> str:
@@ -328,7 +295,6 @@ def read(
             recipients=recipients_of(message, envelope_to or []),
             automatic=automatic(message, envelope_from),
             bounce=bounce_of(message, envelope_from),
-            authentication=authentication(message),
         )
     except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
