@@ -32,14 +32,14 @@ from accounts.services import language_of, mail_bounced, verified_address
 from games import services, stalemate, stops
 from games.mail_play import BounceAddress, ReplyAddress, address_label, read_address
 from games.models import SEATS, Game, Notification
-from games.notifications import dispatch, notify
+from games.notifications import dispatch, notify, send
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
 from . import authentication
 from .commands import Command, Moves, Stop, Unreadable, Word, read_command
 from .models import InboundMail
-from .reading import Letter, Malformed, own_text, read
+from .reading import Letter, Malformed, own_text, parsed, read
 from .receiving import HANDLE_INBOUND
 
 logger = logging.getLogger(__name__)
@@ -66,6 +66,8 @@ class Result:
     game: Game | None = None
     answer: dict[str, Any] = field(default_factory=dict)
     answered: bool = False  # an e-mail answered the message
+    #: The outbox row of the answer to the player's reply, sent by the handling itself.
+    answer_id: int | None = None
 
 
 def lease() -> timedelta:
@@ -130,6 +132,11 @@ def handle(inbound_id: int) -> str:
         "mail handled %s",
         fields(id=inbound_id, outcome=result.outcome, game=result.game.pk if result.game else "-"),
     )
+    if result.answer_id is not None:
+        # The answer is what the player waits for: sent now, by this worker, not queued
+        # behind every other task (a burst of replies answered in order). Should this
+        # worker die first, the minute sweep sends it.
+        send(result.answer_id)
     return result.outcome
 
 
@@ -153,10 +160,11 @@ def prepare(row: InboundMail) -> Reading:
     before any lock is taken; ``DnsUnavailable`` leaves it for a later attempt)."""
     raw = bytes(row.raw)
     try:
-        letter = read(raw, row.envelope_from if row.source == "smtp" else None)
+        message = parsed(raw)
+        letter = read(message, row.envelope_from if row.source == "smtp" else None)
         if letter.bounce is not None or letter.automatic:
             return Reading(letter, None)
-        text = own_text(raw)
+        text = own_text(message)
     except Malformed as error:
         return Reading(None, None, str(error))
     verdict = None
@@ -226,10 +234,11 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
     if isinstance(command, Unreadable) and (unanswered := _not_again(row, reading.digest)):
         result.detail += f" ({unanswered})"
         return result
-    notify(
+    answer = notify(
         "mail_answer",
         user=player,
         game=game,
+        queue=False,
         subject=_reply_subject(letter.subject),
         in_reply_to=letter.message_id,
         email=letter.sender,
@@ -237,6 +246,7 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
         **result.answer,
     )
     result.answered = True
+    result.answer_id = answer.pk if answer is not None else None
     return result
 
 

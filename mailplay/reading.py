@@ -278,16 +278,29 @@ class Malformed(ValueError):
     """A message Python's e-mail package cannot read at all (nested beyond its limits)."""
 
 
+def parsed(raw: bytes | EmailMessage) -> EmailMessage:
+    """``raw`` as a message (parsed once by a caller that reads it twice). Raises
+    ``Malformed``."""
+    if isinstance(raw, EmailMessage):
+        return raw
+    try:
+        return parse(raw)
+    except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
+        raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
+
+
 def read(
-    raw: bytes, envelope_from: str | None = None, envelope_to: list[str] | None = None
+    raw: bytes | EmailMessage,
+    envelope_from: str | None = None,
+    envelope_to: list[str] | None = None,
 ) -> Letter:
     """``raw``'s headers as a ``Letter`` (its text is read apart, by ``own_text``, once
     the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" or
     ``<>`` for the null sender of bounces and auto-replies, None when unknown). Raises
     ``Malformed``."""
     envelope_from = envelope_sender(envelope_from)
+    message = parsed(raw)
     try:
-        message = parse(raw)
         return Letter(
             message_id=message_id(message),
             sender=address_of(header(message, "From")),
@@ -300,9 +313,10 @@ def read(
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
 
 
-def own_text(raw: bytes) -> OwnText:
+def own_text(raw: bytes | EmailMessage) -> OwnText:
     """What the player wrote in this message (``new_text`` of its body)."""
+    message = parsed(raw)
     try:
-        return new_text(body_text(parse(raw)))
+        return new_text(body_text(message))
     except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error

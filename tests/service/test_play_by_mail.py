@@ -177,6 +177,28 @@ def test_a_reply_plays_the_moves_and_answers_with_whose_turn_it_is(
     assert "Your first move, one of:" in text_of(turn_mail(smtp_inbox, other))
 
 
+def test_the_handling_sends_the_answer_itself_and_queues_only_the_opponents_email(
+    started: tuple[Game, User, User],
+    smtp_inbox: Inbox,
+    run: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The answer is what the player waits for: sent by the worker that handled the
+    reply, right after its commit, never queued behind a burst of other replies'
+    tasks (a second hop through the broker)."""
+    game, mover, other = started
+    queued: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        "games.notifications.dispatch", lambda task, pk, **kw: bool(queued.append((task, pk)))
+    )
+    deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(whole_turn(game))))
+    answer = Notification.objects.get(kind="mail_answer")
+    assert answer.status == "sent" and answer.attempts == 1
+    assert [m for m in smtp_inbox.to(mover.email) if "Re: " in str(m["Subject"])]
+    turn = Notification.objects.filter(kind="your_turn", user=other).latest("pk")
+    assert queued == [("games.tasks.send_notification", turn.pk)]
+
+
 def test_a_part_of_a_turn_answers_with_the_moves_now_and_a_fresh_address(
     started: tuple[Game, User, User], smtp_inbox: Inbox, run: Callable[..., Any]
 ) -> None:
