@@ -54,7 +54,7 @@ class Channel(filesystem.Channel):
         # looks again soon rather than after a whole polling interval.
         if self._consumers:  # a channel that only publishes says nothing of it
             self.connection.full = not self.qos.can_consume()
-        return super().drain_events(timeout, callback)
+        return super().drain_events(timeout, callback)  # type: ignore[no-untyped-call]
 
 
 class Transport(filesystem.Transport):
@@ -62,12 +62,14 @@ class Transport(filesystem.Transport):
     #: Whether the last look found every process busy (set by the channel).
     full = False
 
-    def drain_events(self, connection: Any, timeout: float | None = None) -> None:
+    def drain_events(self, connection: Any, timeout: float | None = None, **_: Any) -> None:
         """kombu's loop, sleeping ``BUSY_POLLING_INTERVAL`` while the worker is full."""
         started = monotonic()
+        cycle = self.cycle
+        assert cycle is not None  # made with the transport's first channel
         while True:
             try:
-                self.cycle.get(self._deliver, timeout=timeout)
+                cycle.get(self._deliver, timeout=timeout)  # type: ignore[no-untyped-call]
             except Empty:
                 if timeout is not None and monotonic() - started >= timeout:
                     raise TimeoutError() from None

@@ -63,7 +63,7 @@ def test_a_full_worker_takes_the_next_message_as_soon_as_a_task_ends(tmp_path: P
     polling interval before looking again: each task of a burst of e-mailed replies
     then waited up to that long after the one before it ended."""
     polling = 2.0  # seconds: long, so that a look at the next interval shows
-    taken: list[tuple[float, object]] = []
+    taken: list[tuple[float, Any]] = []
     with connection(tmp_path, polling) as conn:
         channel = conn.default_channel
         channel.basic_qos(prefetch_count=1)  # one process, as the worker's acks_late

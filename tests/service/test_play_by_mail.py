@@ -188,9 +188,12 @@ def test_the_handling_sends_the_answer_itself_and_queues_only_the_opponents_emai
     tasks (a second hop through the broker)."""
     game, mover, other = started
     queued: list[tuple[str, int]] = []
-    monkeypatch.setattr(
-        "games.notifications.dispatch", lambda task, pk, **kw: bool(queued.append((task, pk)))
-    )
+
+    def dispatch(task: str, pk: int, **kwargs: Any) -> bool:
+        queued.append((task, pk))
+        return True
+
+    monkeypatch.setattr("games.notifications.dispatch", dispatch)
     deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(whole_turn(game))))
     answer = Notification.objects.get(kind="mail_answer")
     assert answer.status == "sent" and answer.attempts == 1
