@@ -6,8 +6,8 @@
 Everything is real and on 127.0.0.1: the play-by-mail receiver (``mailplay.smtp``,
 aiosmtpd) takes each reply over SMTP and stores it; a real Celery worker (a thread,
 solo pool) takes the handling task from the broker the settings choose, plays the
-reply through the services and writes the answer into the outbox, then takes the
-sending task and hands the answer to an SMTP server (aiosmtpd) in this process.
+reply through the services, writes the answer into the outbox and, once that is
+committed, hands it to an SMTP server (aiosmtpd) in this process.
 Alice and bob play by mail: each reply is a whole turn of the player to move
 (uniformly random legal moves, worked out on the engine), answering the reply address
 of their last e-mail; a game that ends is followed by a new one.
@@ -15,13 +15,15 @@ of their last e-mail; a game that ends is followed by a new one.
 Timed: from the moment the receiver has the reply's DATA to the moment the SMTP
 server has the DATA of the answer (the e-mail whose In-Reply-To is the reply). The
 floor, alternated with the replies: a bare task through the same broker and worker
-that sends a one-line e-mail, from its dispatch to its DATA (a reply takes two such
-hops: handling, then sending). Prints p50 and p99 of both.
+that sends a one-line e-mail, from its dispatch to its DATA (a reply is one such hop,
+plus its handling). Prints p50 and p99 of both.
 
 Then the bursts (``--bursts``, ``--burst``): that many games at once, each mover's
 reply sent at the same moment over a connection of its own, as when many players
-answer within a second; timed the same way, from each reply's DATA to its answer's.
-The last line reads ``inbound reply p50 X ms, p99 Y ms; burst of N p99 Z ms``.
+answer within a second; timed the same way, from each reply's DATA to its answer's,
+on the in-process worker, then (``--processes``, 2 by default) on a worker process of
+that many prefork processes, as ``make run`` starts one. The last line reads
+``inbound reply p50 X ms, p99 Y ms; burst of N p99 Z ms (solo), W ms (2 processes)``.
 """
 
 from __future__ import annotations
