@@ -26,10 +26,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.models import Profile
 from games.engine import Game as EngineGame
 from rbank_site.errors import ServiceError
+from rbank_site.logs import without_signatures
 
 from .models import SEATS, Game, Seat
 
@@ -102,6 +104,21 @@ def read_address(address: str) -> ReplyAddress | BounceAddress | Tampered | None
     return None
 
 
+def address_label(address: str) -> str:
+    """What an address names, for a log line or a record, never its signature:
+    ``play 12.b.57`` (game, seat, version), ``bounce 812`` (the outbox row), with
+    ``tampered`` before it when its signature is wrong, or ``not ours``."""
+    found = read_address(address)
+    if found is None:
+        return "not ours"
+    if isinstance(found, Tampered):
+        local = found.address.strip().strip("<>").rpartition("@")[0]
+        return "tampered " + without_signatures(local)[:60]
+    if isinstance(found, BounceAddress):
+        return f"bounce {found.notification_id}"
+    return f"play {found.game_id}.{found.seat.lower()}.{found.version}"
+
+
 def plays_by_mail(game: Game, seat: int, profile: Profile | None = None) -> bool:
     """Whether the seat's player gets this game's turns with the moves menu: the game's
     own choice when the player made one, else their preference (``profile``, when the
@@ -120,6 +137,30 @@ def plays_by_mail(game: Game, seat: int, profile: Profile | None = None) -> bool
 WORDS = ("resign", "stalemate", "accept", "decline", "stop", "help")
 
 
+def pile_names(moves: list[str], seats: int) -> list[tuple[str, str]]:
+    """What the names in ``moves`` beyond the reminder's own (``R``, ``C``, ``W``, the
+    houses and foundations, ``T``, ``C-W``) mean, each with its words, in the order of
+    the notation: ``[("OR", "your opponent's reserve"), ...]``. The opponent's moves
+    name the piles from their side (their ``OR`` is your reserve): the words say so."""
+    used = {part for move in moves for part in move.split("-")}
+    two = seats == 2
+    # Translators: the meaning of a pile's name of the notation, after the name
+    # itself in a play-by-mail e-mail: "OR your opponent's reserve".
+    words = {
+        "OR": pgettext("pile name", "your opponent's reserve (in their moves: yours)")
+        if two
+        else pgettext("pile name", "the reserve of the next player in turn"),
+        "OW": pgettext("pile name", "your opponent's waste (in their moves: yours)")
+        if two
+        else pgettext("pile name", "the waste of the next player in turn"),
+        "OR2": pgettext("pile name", "the reserve of the player after next"),
+        "OW2": pgettext("pile name", "the waste of the player after next"),
+        "TR": pgettext("pile name", "turns the top card of your face-down stock"),
+        "E": pgettext("pile name", "ends a turn with neither hand nor waste cards"),
+    }
+    return [(name, meaning) for name, meaning in words.items() if name in used]
+
+
 def menu(game: Game, engine: EngineGame, seat: int) -> dict[str, Any]:
     """What a play-by-mail e-mail offers ``seat`` in the game as it stands: the reply
     address for this version, the legal moves when it is the seat's turn, the Stop!
@@ -127,11 +168,16 @@ def menu(game: Game, engine: EngineGame, seat: int) -> dict[str, Any]:
     my_turn = not engine.is_over and engine.to_move == seat
     last = engine.last_turn
     can_stop = my_turn and engine.can_call_stop(seat)
+    legal = sorted(str(m) for m in engine.legal_moves(seat)) if my_turn else []
+    shown = legal + ([str(m) for m in last.moves] if last is not None else [])
     return {
         "reply_to": str(ReplyAddress(game.pk, game.letters[seat], game.version)),
         "my_turn": my_turn,
         "to_move": game.names()[game.letters[engine.to_move]] if not engine.is_over else "",
-        "legal_moves": sorted(str(m) for m in engine.legal_moves(seat)) if my_turn else [],
+        "legal_moves": legal,
+        # The names the e-mail's moves use (its own, the last turn's) beyond those
+        # every reminder explains.
+        "pile_names": pile_names(shown, engine.rules.seats),
         "stop_moves": (
             [f"{n}: {move}" for n, move in enumerate(last.moves, 1)]
             if can_stop and last is not None

@@ -107,13 +107,16 @@ def notify(
     email: str = "",
     game: Game | None = None,
     challenge: Challenge | None = None,
+    queue: bool = True,
     **context: Any,
 ) -> Notification | None:
     """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
     game its player plays by mail, "your turn" is the game itself: sent at once,
     whatever the preference for notices. Against the computer, which answers within
     seconds, "your turn" is sent only to a player who asks for it
-    (``Profile.computer_turn_emails``; docs/notifications.md)."""
+    (``Profile.computer_turn_emails``; docs/notifications.md). ``queue=False``: no
+    task is queued, the caller sends the row itself once committed (``send``), or
+    else the minute sweep does."""
     profile = profile_of(user) if user else None
     mode = profile.notifications.get(kind, "immediately") if profile else "immediately"
     if kind == "your_turn" and user is not None and game is not None:
@@ -138,7 +141,7 @@ def notify(
         else Notification.Status.PENDING,
         **({"next_attempt_at": None} if mode == "daily_digest" else {}),
     )
-    if row.status == Notification.Status.PENDING:
+    if queue and row.status == Notification.Status.PENDING:
         transaction.on_commit(partial(dispatch, SEND_NOTIFICATION, row.pk))
     return row
 

@@ -1,6 +1,6 @@
 """Support staff find a received message by its sender, game, Message-ID or outcome.
-The message itself is not shown (it is the player's mail); its size and what became
-of it are."""
+The message itself is not shown (it is the player's mail); its size, the verdict on
+its sender (DKIM) and what became of it are."""
 
 from __future__ import annotations
 
@@ -12,8 +12,17 @@ from .models import InboundMail
 
 @admin.register(InboundMail)
 class InboundMailAdmin(admin.ModelAdmin[InboundMail]):
-    list_display = ("pk", "received_at", "source", "sender", "game", "status", "outcome")
-    list_filter = ("status", "outcome", "source")
+    list_display = (
+        "pk",
+        "received_at",
+        "source",
+        "sender",
+        "authentication",
+        "game",
+        "status",
+        "outcome",
+    )
+    list_filter = ("status", "outcome", "authentication", "source")
     search_fields = ("sender", "message_id", "game__id", "user__username")
     exclude = ("raw",)
     readonly_fields = [f.name for f in InboundMail._meta.fields if f.name != "raw"]

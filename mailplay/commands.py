@@ -7,7 +7,8 @@ go on over the next lines, up to a blank line), or one word: ``resign``,
 ``stop 3 H2-F5`` (Stop! on move 3 of the opponent's last turn, in a classic game,
 naming the compulsory move when several fit), ``help``. Whatever follows the moves
 (after a blank line, or from the first line that is not moves) is a message to the
-other players, sent with them (``games.talk``); whatever follows a word is not read.
+other players, sent with them (``games.talk``), less what looks like a signature (kept
+apart, for the answer to say it was left out); whatever follows a word is not read.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext_noop
 
 from games.engine import BadNotation, parse_move
+
+from .reading import split_signature
 
 _SEPARATORS = re.compile(r"[\s,;]+")
 #: Words that act alone on their line: a word carelessly followed by more words (a
@@ -32,6 +35,8 @@ class Moves:
     moves: tuple[str, ...]
     #: The text written under the moves ("" for none): a message sent with them.
     message: str = ""
+    #: What was left out of that text as the player's signature ("" for nothing).
+    signature: str = ""
 
     def __str__(self) -> str:
         return " ".join(self.moves)
@@ -119,7 +124,8 @@ def read_command(text: str) -> Command:
             wrong = next(token for token in tokens if not _is_move(token))
             return _unreadable(NOT_A_MOVE, first, move=repr(wrong[:20]))
         moves.extend(token.upper() for token in tokens)
-    return Moves(tuple(moves), "\n".join(lines[rest:]).strip())
+    message, signature = split_signature("\n".join(lines[rest:]))
+    return Moves(tuple(moves), message, signature)
 
 
 def _stop(tokens: list[str], line: str) -> Command:

@@ -3,9 +3,10 @@ marks it done in the very transaction that plays its moves and writes its answer
 
 Trust nothing in an e-mail (docs/play-by-mail.md): machines' messages are recorded
 and never answered; a bounce marks the address failing; the address it was sent to
-must be one of ours with its signature; the receiving side's Authentication-Results
-may be required to pass; the sender must be the seat's player's verified address;
-the reply acts only on the version of the game it answers. Then the command is
+must be one of ours with its signature; a DKIM signature must prove its From
+(``mailplay.authentication``, unless MAIL_AUTHENTICATE_SENDER is off); the sender must
+be the seat's player's verified address; the reply acts only on the version of the
+game it answers. Then the command is
 carried out by the same services as the pages and the API, and the answer e-mail
 (what was played, the board, the moves now or whose turn it is) goes through the
 outbox.
@@ -13,6 +14,7 @@ outbox.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,15 +30,16 @@ from django.utils import timezone, translation
 
 from accounts.services import language_of, mail_bounced, verified_address
 from games import services, stalemate, stops
-from games.mail_play import BounceAddress, ReplyAddress, read_address
+from games.mail_play import BounceAddress, ReplyAddress, address_label, read_address
 from games.models import SEATS, Game, Notification
-from games.notifications import dispatch, notify
+from games.notifications import dispatch, notify, send
 from rbank_site.errors import ServiceError
 from rbank_site.logs import fields
 
+from . import authentication
 from .commands import Command, Moves, Stop, Unreadable, Word, read_command
 from .models import InboundMail
-from .reading import Letter, Malformed, own_text, read
+from .reading import Letter, Malformed, own_text, parsed, read
 from .receiving import HANDLE_INBOUND
 
 logger = logging.getLogger(__name__)
@@ -46,6 +49,13 @@ Outcome = InboundMail.Outcome
 #: A stranger who writes to a play address with a valid signature (the player's
 #: e-mail forwarded, say) is told once a day at most why nothing happened.
 STRANGER_ANSWER_EVERY = timedelta(days=1)
+#: A reply under the player's address that fails authentication is answered, at the
+#: account's address, once an hour at most for a game: a forger cannot flood them.
+UNAUTHENTICATED_ANSWER_EVERY = timedelta(hours=1)
+#: Unreadable replies answered at most, from one sender to one reply address (whose
+#: answers carry the same address again): a person's second and third tries are
+#: answered, an auto-responder that adds no header gets no endless conversation.
+UNREADABLE_ANSWERS = 3
 
 
 @dataclass
@@ -55,6 +65,9 @@ class Result:
     user: User | None = None
     game: Game | None = None
     answer: dict[str, Any] = field(default_factory=dict)
+    answered: bool = False  # an e-mail answered the message
+    #: The outbox row of the answer to the player's reply, sent by the handling itself.
+    answer_id: int | None = None
 
 
 def lease() -> timedelta:
@@ -103,6 +116,10 @@ def handle(inbound_id: int) -> str:
                 detail=result.detail[:500],
                 user=result.user,
                 game=result.game,
+                answered=result.answered,
+                text_digest=reading.digest,
+                authentication=reading.verdict.result if reading.verdict else "",
+                authentication_detail=reading.verdict.detail[:300] if reading.verdict else "",
                 handled_at=timezone.now(),
                 next_attempt_at=None,
             )
@@ -115,6 +132,11 @@ def handle(inbound_id: int) -> str:
         "mail handled %s",
         fields(id=inbound_id, outcome=result.outcome, game=result.game.pk if result.game else "-"),
     )
+    if result.answer_id is not None:
+        # The answer is what the player waits for: sent now, by this worker, not queued
+        # behind every other task (a burst of replies answered in order). Should this
+        # worker die first, the minute sweep sends it.
+        send(result.answer_id)
     return result.outcome
 
 
@@ -125,17 +147,33 @@ class Reading:
     letter: Letter | None  # None: the message cannot be read at all
     command: Command | None
     why: str = ""
+    #: Whether the reply quoted anything (the e-mail it answers, lines marked ">"),
+    #: which was not read: the answer to moves says so.
+    quoted: bool = False
+    digest: str = ""  # of the player's own text (InboundMail.text_digest)
+    #: Whether a DKIM signature proves its From (None: not checked).
+    verdict: authentication.Verdict | None = None
 
 
 def prepare(row: InboundMail) -> Reading:
+    """The message read, and its sender's verdict when a reply may play (DNS lookups,
+    before any lock is taken; ``DnsUnavailable`` leaves it for a later attempt)."""
     raw = bytes(row.raw)
     try:
-        letter = read(raw, row.envelope_from if row.source == "smtp" else None)
-        machine = letter.bounce is not None or letter.automatic
-        command = None if machine else read_command(own_text(raw))
+        message = parsed(raw)
+        letter = read(message, row.envelope_from if row.source == "smtp" else None)
+        if letter.bounce is not None or letter.automatic:
+            return Reading(letter, None)
+        text = own_text(message)
     except Malformed as error:
         return Reading(None, None, str(error))
-    return Reading(letter, command)
+    verdict = None
+    if settings.MAIL_AUTHENTICATE_SENDER and isinstance(read_address(row.recipient), ReplyAddress):
+        verdict = authentication.verify(raw, letter.sender)
+    folded = " ".join(text.text.split()).casefold()
+    digest = hashlib.sha256(folded.encode()).hexdigest()
+    command = read_command(text.text)
+    return Reading(letter, command, quoted=text.quoted, digest=digest, verdict=verdict)
 
 
 def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
@@ -166,46 +204,68 @@ def act_on(row: InboundMail, reading: Reading) -> Result:
     if addressed is None or isinstance(addressed, BounceAddress):
         return Result(Outcome.UNKNOWN, "not a reply address")
     if not isinstance(addressed, ReplyAddress):
-        return Result(Outcome.TAMPERED, f"bad signature: {row.recipient}")
-    if settings.MAIL_REFUSE_FAILED_AUTHENTICATION and letter.authentication != "pass":
-        why = f"Authentication-Results of {settings.MAIL_AUTHSERV_ID}: {letter.authentication}"
-        return Result(Outcome.UNAUTHENTICATED, why)
+        return Result(Outcome.TAMPERED, address_label(row.recipient))
     game = Game.objects.prefetch_related(SEATS).filter(pk=addressed.game_id).first()
     if game is None or addressed.seat not in game.letters:
         return Result(Outcome.UNKNOWN, f"no game {addressed.game_id} seat {addressed.seat}")
     player = game.user_at(game.letters.index(addressed.seat))
-    if player is None or not verified_address(player, letter.sender):
-        _answer_stranger(letter, game)
-        return Result(Outcome.WRONG_SENDER, f"{letter.sender} is not the player's", game=game)
+    players_own = player is not None and verified_address(player, letter.sender)
+    if reading.verdict is not None and reading.verdict.result != authentication.PASS:
+        # Nothing is played, and no forged sender is written to: only the player is
+        # told, at their account's address, when the reply came under theirs.
+        told = players_own and _tell_unauthenticated(player, game, letter)
+        return Result(
+            Outcome.UNAUTHENTICATED,
+            reading.verdict.detail,
+            player if players_own else None,
+            game,
+            answered=bool(told),
+        )
+    if player is None or not players_own:
+        told = _answer_stranger(letter, game)
+        why = f"{letter.sender} is not the player's"
+        return Result(Outcome.WRONG_SENDER, why, game=game, answered=told)
     with translation.override(language_of(player)):  # refusals in the player's words
         result = carry_out(command, game, player, addressed.version)
-    if isinstance(command, Unreadable) and _helped_already(row):
-        # One answer to an unreadable reply a reply address: an auto-responder that
-        # answers every e-mail, headers or not, gets no conversation going.
-        result.detail += " (answered already)"
+    if isinstance(command, Moves):
+        # What was read as the message and what was left out: the answer says both.
+        result.answer.update(message=command.message, signature=command.signature)
+        result.answer["quoted"] = reading.quoted
+    if isinstance(command, Unreadable) and (unanswered := _not_again(row, reading.digest)):
+        result.detail += f" ({unanswered})"
         return result
-    notify(
+    answer = notify(
         "mail_answer",
         user=player,
         game=game,
+        queue=False,
         subject=_reply_subject(letter.subject),
         in_reply_to=letter.message_id,
         email=letter.sender,
         reply_outcome=result.outcome,
         **result.answer,
     )
+    result.answered = True
+    result.answer_id = answer.pk if answer is not None else None
     return result
 
 
-def _helped_already(row: InboundMail) -> bool:
-    """Whether an unreadable message from the same sender to the same reply address was
-    answered before (an asked-for ``help`` has the detail "help")."""
-    earlier = (
-        InboundMail.objects.filter(recipient=row.recipient, sender=row.sender, outcome=Outcome.HELP)
+def _not_again(row: InboundMail, digest: str) -> str:
+    """Why an unreadable reply gets no answer, or "" to answer it: the same text was
+    answered before (a machine repeats itself), or UNREADABLE_ANSWERS were, from its
+    sender to its reply address (an asked-for ``help`` has the detail "help")."""
+    answered = (
+        InboundMail.objects.filter(
+            recipient=row.recipient, sender=row.sender, outcome=Outcome.HELP, answered=True
+        )
         .exclude(pk=row.pk)
         .exclude(detail="help")
     )
-    return earlier.exists()
+    if answered.filter(text_digest=digest).exists():
+        return "the same text was answered already"
+    if answered.count() >= UNREADABLE_ANSWERS:
+        return f"{UNREADABLE_ANSWERS} answered already"
+    return ""
 
 
 def carry_out(command: Command, game: Game, player: User, version: int) -> Result:
@@ -225,7 +285,6 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
                 answer["played"] = services.play_moves(
                     moves=list(moves), message=message or None, **at
                 ).applied
-                answer["wrote"] = bool(message)
                 return Result(Outcome.PLAYED, line, player, game, answer)
             case Stop(number, choice):
                 stopped = stops.call_stop_on(move_number=number, choice=choice, **at)
@@ -269,27 +328,38 @@ def _reply_subject(subject: str) -> str:
     return f"Re: {subject}" if subject else ""
 
 
-def _answer_stranger(letter: Letter, game: Game) -> None:
+def _answer_stranger(letter: Letter, game: Game) -> bool:
     """One short answer a day to a sender who is not the seat's player but has an
     account here (the player's friend, or the player from another of their addresses):
     nothing was played. An address nobody has verified gets nothing: a forged sender
-    must not make this server write to its victims."""
+    must not make this server write to its victims. Whether it was answered."""
     if (
         not letter.sender
         or not EmailAddress.objects.filter(email__iexact=letter.sender, verified=True).exists()
     ):
-        return
+        return False
     since = timezone.now() - STRANGER_ANSWER_EVERY
     told = Notification.objects.filter(
         kind="mail_stranger", email__iexact=letter.sender, created_at__gte=since
     )
-    if not told.exists():
-        notify(
-            "mail_stranger",
-            email=letter.sender,
-            game_number=game.pk,
-            in_reply_to=letter.message_id,
-        )
+    if told.exists():
+        return False
+    notify("mail_stranger", email=letter.sender, game_number=game.pk, in_reply_to=letter.message_id)
+    return True
+
+
+def _tell_unauthenticated(player: User, game: Game, letter: Letter) -> bool:
+    """Tell the player, at their account's address (never the message's From), that a
+    reply under their address could not be proved theirs and played nothing: once an
+    hour at most for a game. Whether they were told."""
+    since = timezone.now() - UNAUTHENTICATED_ANSWER_EVERY
+    told = Notification.objects.filter(
+        kind="mail_unauthenticated", user=player, game=game, created_at__gte=since
+    )
+    if told.exists():
+        return False
+    notify("mail_unauthenticated", user=player, game=game, sender=letter.sender)
+    return True
 
 
 def _bounce(letter: Letter, addressed: object) -> Result:

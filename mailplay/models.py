@@ -41,7 +41,7 @@ class InboundMail(models.Model):
         STALE = "stale"  # a reply to an e-mail the game has moved past
         HELP = "help"  # asked for help, or wrote nothing we could read: answered
         WRONG_SENDER = "wrong_sender"  # not the seat's player's verified address
-        UNAUTHENTICATED = "unauthenticated"  # its Authentication-Results failed
+        UNAUTHENTICATED = "unauthenticated"  # no DKIM signature of its From domain
         TAMPERED = "tampered"  # an address of ours with a wrong signature
         UNKNOWN = "unknown"  # no such game or seat, or not an address of ours
         AUTOMATIC = "automatic"  # an auto-reply, a list, a receipt: never answered
@@ -66,6 +66,19 @@ class InboundMail(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
     #: What happened, in a line: the refusal's code and words, an error.
     detail = models.CharField(max_length=500, blank=True)
+    #: Whether its From is proved by a DKIM signature of its domain (``pass``, ``fail``;
+    #: "" when not checked: MAIL_AUTHENTICATE_SENDER off, or not a reply to play).
+    authentication = models.CharField(
+        max_length=8, choices=[("pass", "pass"), ("fail", "fail")], blank=True
+    )
+    #: The verdict in a line: which signature, which domain, why it failed.
+    authentication_detail = models.CharField(max_length=300, blank=True)
+    #: Whether an e-mail answered it (the answer to a reply, or the short one to a
+    #: stranger or a reply that failed authentication).
+    answered = models.BooleanField(default=False)
+    #: SHA-256 of the player's own text as read (case and runs of blanks folded): the
+    #: same unreadable text again is a machine's, and gets no second answer.
+    text_digest = models.CharField(max_length=64, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
     )

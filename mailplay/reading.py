@@ -18,10 +18,9 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 
-import authres
 from bs4 import BeautifulSoup
-from django.conf import settings
 from mailparser_reply import EmailReplyParser
+from mailparser_reply.parser import EmailMessage as ParsedText
 
 #: The reply styles recognised: the site's languages and their neighbours'.
 REPLY_LANGUAGES = ["en", "fr", "de", "es", "it", "nl"]
@@ -71,8 +70,6 @@ class Letter:
     #: Why it was written by a machine ("Auto-Submitted: auto-replied"), or "".
     automatic: str
     bounce: Bounce | None
-    #: "pass", "fail" or "none": what the receiving side's Authentication-Results say.
-    authentication: str
 
 
 def parse(raw: bytes) -> EmailMessage:
@@ -92,6 +89,13 @@ def header(message: Message, name: str) -> str:
 
 def address_of(value: str) -> str:
     return parseaddr(value)[1].strip().lower()
+
+
+def envelope_sender(value: str | None) -> str | None:
+    """The SMTP envelope sender as an address: "" for the null sender, however it came
+    (``<>``, the SMTP server's spelling, or ""), None when unknown (a provider's
+    webhook may not say)."""
+    return None if value is None else value.strip().strip("<>").strip().lower()
 
 
 def message_id(message: Message) -> str:
@@ -176,35 +180,6 @@ def bounce_of(message: Message, envelope_from: str | None) -> Bounce | None:
     return Bounce(recipient="", permanent=False, reason="a delivery report")
 
 
-def authentication(message: Message) -> str:
-    """The receiving side's verdict: "fail" when DMARC fails, or, without a DMARC
-    result, when SPF or DKIM fails and neither passes; "pass" when one passes; "none"
-    without a result to read. Only the headers of ``MAIL_AUTHSERV_ID`` count (a sender
-    can write such a header too); without that setting, the topmost, which the last
-    server to receive it added."""
-    values = [str(v) for v in message.get_all("Authentication-Results", []) or []]
-    results: dict[str, str] = {}
-    for value in values if settings.MAIL_AUTHSERV_ID else values[:1]:
-        try:
-            parsed = authres.AuthenticationResultsHeader.parse_value(" ".join(value.split()))
-        except Exception:  # authres raises its own SyntaxError and others on junk
-            continue
-        if settings.MAIL_AUTHSERV_ID and parsed.authserv_id != settings.MAIL_AUTHSERV_ID:
-            continue
-        for result in parsed.results:
-            results.setdefault(str(result.method).lower(), str(result.result).lower())
-    failing = {"fail", "softfail", "permerror"}
-    if results.get("dmarc") == "pass":
-        return "pass"
-    if results.get("dmarc") in failing:
-        return "fail"
-    if "pass" in (results.get("dkim"), results.get("spf")):
-        return "pass"
-    if results.get("dkim") in failing or results.get("spf") in failing:
-        return "fail"
-    return "none"
-
-
 def _decoded(part: Message) -> str:
     payload = part.get_payload(decode=True)
     if not isinstance(payload, bytes):
@@ -252,28 +227,80 @@ def body_text(message: EmailMessage) -> str:
     return ""
 
 
-def new_text(text: str) -> str:
-    """What the player wrote in this reply, without what it quotes or its signature.
-    Runs of blanks and of empty lines are folded and only the first ``TEXT_LIMIT``
-    characters are read: the reply parser's time grows fast with such runs."""
+@dataclass(frozen=True)
+class OwnText:
+    """What the player wrote in a reply: ``text``, without what it quotes, and whether
+    it quoted anything (the e-mail answered, or lines marked ``>``)."""
+
+    text: str
+    quoted: bool
+
+
+#: A line a mail program quotes: "> ", however deep.
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+
+
+def new_text(text: str) -> OwnText:
+    """What the player wrote in this reply, without what it quotes: every line marked
+    ``>`` (with or without an "On ... wrote:" line above it), and the quoted e-mail
+    below such a line or an Outlook header block. Its signature is left to the reader
+    of the message under the moves (``split_signature``): a signature is guessed, and
+    what is left out for one is said in the answer. Runs of blanks and of empty lines
+    are folded and only the first ``TEXT_LIMIT`` characters are read: the reply
+    parser's time grows fast with such runs."""
     text = re.sub(r"[ \t\r\f\v]+", " ", text)
-    text = re.sub(r"\n( ?\n)+", "\n\n", text)[:TEXT_LIMIT]
+    unquoted = _QUOTED_LINE.sub("", text)  # a quoted block becomes a blank line
+    quoted_lines = unquoted != text
+    text = re.sub(r"\n( ?\n)+", "\n\n", unquoted)[:TEXT_LIMIT]
     replies = EmailReplyParser(languages=list(REPLY_LANGUAGES)).read(text).replies
-    return replies[0].body if replies else ""
+    if not replies:
+        return OwnText("", quoted_lines)
+    # The first part is the player's (the parser drops a part left empty: the quote's
+    # header at the very top, when the player wrote below the quoted e-mail).
+    first = replies[0]
+    return OwnText(first.full_body, quoted_lines or len(replies) > 1 or bool(first.headers))
+
+
+def split_signature(message: str) -> tuple[str, str]:
+    """``message`` (the text under a reply's moves) as what the player says and what
+    looks like their signature: from a ``--`` line, a mail program's "Sent from my ..."
+    line, or a closing such as "Best regards," / "Viele Grüße" after the first line,
+    to the end. A message that opens with such words ("Thanks, great game!") is a
+    message: only its later lines can be a signature."""
+    parser = ParsedText(text=message, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True)
+    found = parser.SIGNATURE_REGEX.search(parser.text)
+    if found is None:
+        return message.strip(), ""
+    return parser.text[: found.start()].strip(), found.group().strip()
 
 
 class Malformed(ValueError):
     """A message Python's e-mail package cannot read at all (nested beyond its limits)."""
 
 
+def parsed(raw: bytes | EmailMessage) -> EmailMessage:
+    """``raw`` as a message (parsed once by a caller that reads it twice). Raises
+    ``Malformed``."""
+    if isinstance(raw, EmailMessage):
+        return raw
+    try:
+        return parse(raw)
+    except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
+        raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
+
+
 def read(
-    raw: bytes, envelope_from: str | None = None, envelope_to: list[str] | None = None
+    raw: bytes | EmailMessage,
+    envelope_from: str | None = None,
+    envelope_to: list[str] | None = None,
 ) -> Letter:
     """``raw``'s headers as a ``Letter`` (its text is read apart, by ``own_text``, once
-    the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" for
-    a bounce's empty one, None when unknown). Raises ``Malformed``."""
+    the message is known to deserve it). ``envelope_from`` is the SMTP sender ("" or
+    ``<>`` for the null sender of bounces and auto-replies, None when unknown). Raises
+    ``Malformed``."""
+    envelope_from = envelope_sender(envelope_from)
+    message = parsed(raw)
     try:
-        message = parse(raw)
         return Letter(
             message_id=message_id(message),
             sender=address_of(header(message, "From")),
@@ -281,15 +308,15 @@ def read(
             recipients=recipients_of(message, envelope_to or []),
             automatic=automatic(message, envelope_from),
             bounce=bounce_of(message, envelope_from),
-            authentication=authentication(message),
         )
     except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error
 
 
-def own_text(raw: bytes) -> str:
+def own_text(raw: bytes | EmailMessage) -> OwnText:
     """What the player wrote in this message (``new_text`` of its body)."""
+    message = parsed(raw)
     try:
-        return new_text(body_text(parse(raw)))
+        return new_text(body_text(message))
     except (RecursionError, LookupError, ValueError, IndexError, TypeError) as error:
         raise Malformed(f"{type(error).__name__}: {error}"[:200]) from error

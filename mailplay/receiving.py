@@ -20,12 +20,20 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.mail_play import read_address
+from games.mail_play import address_label, read_address
 from games.notifications import dispatch
 from rbank_site.logs import fields
 
 from .models import InboundMail
-from .reading import address_of, digest, header, message_id, parse, recipients_of
+from .reading import (
+    address_of,
+    digest,
+    envelope_sender,
+    header,
+    message_id,
+    parse,
+    recipients_of,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +106,7 @@ def receive(
                     source=source,
                     message_id=mid,
                     digest=fingerprint,
-                    envelope_from=(envelope_from or "")[:254],
+                    envelope_from=(envelope_sender(envelope_from) or "")[:254],
                     recipient=recipient,
                     sender=sender,
                     subject=subject,
@@ -119,7 +127,13 @@ def receive(
             return Receipt(DUPLICATE, None, sender)
         logger.info(
             "mail received %s",
-            fields(id=row.pk, source=source, sender=sender, to=row.recipient, size=row.size),
+            fields(
+                id=row.pk,
+                source=source,
+                sender=sender,
+                to=address_label(row.recipient),
+                size=row.size,
+            ),
         )
         if not throttled:
             transaction.on_commit(partial(dispatch, HANDLE_INBOUND, row.pk))

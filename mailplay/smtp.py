@@ -24,7 +24,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.conf import settings
 from django.db import connection
 
-from games.mail_play import Tampered, read_address
+from games.mail_play import Tampered, address_label, read_address
 from rbank_site.logs import fields
 
 from .receiving import STORED, THROTTLED, Receipt, receive
@@ -55,10 +55,7 @@ class Receiver:
     ) -> str:
         found = read_address(address)
         if found is None or isinstance(found, Tampered):
-            logger.info(
-                "mail refused %s",
-                fields(to=address[:100], why="tampered" if found else "not ours"),
-            )
+            logger.info("mail refused %s", fields(to=address_label(address)))
             return f"550 5.1.1 <{address[:100]}>: no such play-by-mail address here"
         if envelope.rcpt_tos:
             # One of our addresses a message, each stored and acted on alone: the

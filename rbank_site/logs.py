@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
@@ -37,6 +38,36 @@ def not_a_health_check(record: logging.LogRecord) -> bool:
     """False for Django's line about a 503 from /healthz: the check logs what failed
     itself, and a probe every few seconds must not e-mail the admins each time."""
     return getattr(getattr(record, "request", None), "path", None) != "/healthz"
+
+
+#: The signature of a play-by-mail reply or bounce address (games.mail_play): the last
+#: part of its local part, 16 base32 letters.
+_SIGNATURE = re.compile(r"\b((?:play|bounce)\+[0-9a-z.]*\.)[a-z2-7]{16}\b", re.IGNORECASE)
+
+
+def without_signatures(text: str) -> str:
+    """``text`` with the signature of every reply or bounce address in it hidden: a reply
+    address is a capability (whoever holds it may play the seat), so none is written
+    whole anywhere but in the e-mail it belongs to."""
+    return _SIGNATURE.sub(r"\1*", text)
+
+
+def hide_signatures(record: logging.LogRecord) -> bool:
+    """Every line keeps its text but not the signature of a reply or bounce address,
+    whoever logged it: the SMTP server's own lines name each recipient, and a
+    template's error at DEBUG shows its whole context. Always True (a filter that
+    changes the line, drops none)."""
+    message = record.getMessage()
+    hidden = without_signatures(message)
+    if hidden != message:
+        record.msg, record.args = hidden, None
+    if record.exc_info and not record.exc_text:  # the formatter then writes this text
+        record.exc_text = logging.Formatter().formatException(record.exc_info)
+    if record.exc_text:
+        record.exc_text = without_signatures(record.exc_text)
+    if record.stack_info:
+        record.stack_info = without_signatures(record.stack_info)
+    return True
 
 
 #: The services' keyword arguments a refusal's line names, and the names it uses.

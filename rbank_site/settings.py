@@ -305,18 +305,13 @@ MAIL_MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(1024 * 1024)))
 #: Replies one sender may send in an hour; more are refused for now (451: their
 #: server tries again later) by SMTP, and not acted on from a provider's webhook.
 MAIL_RATE_PER_HOUR = int(os.environ.get("MAIL_RATE_PER_HOUR", "60"))
-#: When on, a reply is played only if the Authentication-Results that the mail server
-#: in front (MAIL_AUTHSERV_ID) added say it passes DMARC (or, without DMARC, SPF or
-#: DKIM); a failing or missing verdict refuses it.
-MAIL_REFUSE_FAILED_AUTHENTICATION = env_bool("MAIL_REFUSE_FAILED_AUTHENTICATION", False)
-MAIL_AUTHSERV_ID = os.environ.get("MAIL_AUTHSERV_ID", "").strip()
-if MAIL_REFUSE_FAILED_AUTHENTICATION and not MAIL_AUTHSERV_ID:
-    # The receiver checks no SPF, DKIM or DMARC itself: only the verdicts of the server
-    # in front that does (and removes such headers from what comes in) can be trusted.
-    raise ImproperlyConfigured(
-        "MAIL_REFUSE_FAILED_AUTHENTICATION needs MAIL_AUTHSERV_ID: the authserv-id of the "
-        "mail server in front that checks SPF, DKIM and DMARC"
-    )
+#: A reply is played only when one of its DKIM signatures is its From domain's
+#: (mailplay/authentication.py; docs/play-by-mail.md, "Who wrote it"): without it,
+#: anyone holding a reply address could play it under the player's From. On unless
+#: DEBUG: `make run` (DEBUG=1) lets the demo players reply from a local mailbox, which
+#: signs nothing. DNS lookups for it wait MAIL_DNS_TIMEOUT seconds at most.
+MAIL_AUTHENTICATE_SENDER = env_bool("MAIL_AUTHENTICATE_SENDER", not DEBUG)
+MAIL_DNS_TIMEOUT = float(os.environ.get("MAIL_DNS_TIMEOUT", "5"))
 #: How long a claimed inbound message belongs to the worker handling it.
 #: Each e-mail's envelope sender is its own signed bounce address at MAIL_DOMAIN, so a
 #: bounce names the address that failed. Turn off when the SMTP relay accepts no
@@ -525,13 +520,23 @@ LOGGING = {
             "()": "django.utils.log.CallbackFilter",
             "callback": "ext://rbank_site.logs.not_a_health_check",
         },
+        # No reply address is written whole (docs/play-by-mail.md): aiosmtpd's own
+        # lines name each recipient.
+        "hide_signatures": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://rbank_site.logs.hide_signatures",
+        },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "line"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["hide_signatures"],
+        },
         "mail_admins": {
             "class": "django.utils.log.AdminEmailHandler",
             "level": "ERROR",
-            "filters": ["require_debug_false"],
+            "filters": ["require_debug_false", "hide_signatures"],
         },
     },
     "root": {"handlers": ["console", "mail_admins"], "level": LOG_LEVEL},

@@ -52,6 +52,11 @@ def test_it_publishes_nothing_on_every_interface_but_the_mail_receiver() -> None
                 if name == "compose.yml" and service == "mail":
                     # An MX must be reachable: the receiver takes only our addresses.
                     assert str(port) == "${MAIL_BIND:-0.0.0.0}:${MAIL_PORT:-25}:2525"
+                    # ... and a reply plays only when its sender's DKIM signature says
+                    # it is the player's (mailplay/authentication.py).
+                    worker = services(name)["worker"]["environment"]
+                    default = "${MAIL_AUTHENTICATE_SENDER:-1}"
+                    assert worker["MAIL_AUTHENTICATE_SENDER"] == default
                     continue
                 assert str(port).startswith("127.0.0.1:"), (name, service, port)
 
@@ -113,6 +118,7 @@ def test_the_development_file_adds_the_mail_catcher_on_the_loopback_only() -> No
     )
     assert env["EMAIL_HOST"] == "mailpit" and {"SECRET_KEY", "POSTGRES_PASSWORD"} <= set(env)
     assert (env["MAIL_BIND"], env["MAIL_PORT"]) == ("127.0.0.1", "2525")  # the receiver too
+    assert env["MAIL_AUTHENTICATE_SENDER"] == "0"  # replies typed here are signed by nobody
 
 
 def test_the_image_installs_the_locked_versions_and_runs_gunicorn_from_its_config() -> None:

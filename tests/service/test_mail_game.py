@@ -112,7 +112,7 @@ def test_two_players_play_a_whole_game_by_email(
             current = players.next_mail(user)  # told of the refusal, with the moves again
         if turns % 2 and len(moves) > 1:  # half a turn, then the rest
             current = players.answer(user, current, moves[0])
-            assert "Your moves now" in text_of(current)
+            assert "Your first move, one of:" in text_of(current)
             moves = moves[1:]
         answer = players.answer(user, current, " ".join(moves))
         assert f"Played in game {game.pk}: {' '.join(moves)}" in text_of(answer)

@@ -3,25 +3,34 @@ addresses, a size limit, a rate limit, and a message stored before it says 250."
 
 from __future__ import annotations
 
+import os
 import smtplib
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
+from django.db import connection
 
 from accounts.services import update_profile
 from games.dealing import start_game
-from games.mail_play import ReplyAddress
+from games.mail_play import ReplyAddress, read_address
+from games.models import Game, Message
 from mailplay.models import InboundMail
 
 from .conftest import wait_until
 from .mailbox import plain
 from .receiver import Receiver, receiver
+from .smtp import free_port
 
 __all__ = ["receiver"]
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -112,3 +121,65 @@ def test_a_second_play_address_in_one_message_is_sent_apart(
         client.mail("alice@example.com")
         assert client.rcpt(address)[0] == 250
         assert client.rcpt(other)[0] in (452, 550)  # 452: later, in a message of its own
+
+
+def test_it_logs_the_game_seat_and_version_of_a_reply_address_never_its_signature(
+    address: str,
+) -> None:
+    """``manage.py receive_mail`` as production runs it, with the settings' logging, at
+    DEBUG: its own lines and the SMTP server's (which name every recipient) alike."""
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
+        CELERY_TASK_ALWAYS_EAGER="1",  # the reply is handled in the receiver's process
+        LOG_LEVEL="DEBUG",
+        PYTHONUNBUFFERED="1",
+    )
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "receive_mail", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:  # the logs come before, on the same pipe
+            if "receiving mail for" in line:
+                break
+        mx = Receiver(port)
+        mx.deliver(plain("alice@example.com", address, "help"), address)
+        signature = address.partition("@")[0].rsplit(".", 1)[1]
+        tampered = address.replace(signature, signature[::-1])
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            mx.deliver(plain("alice@example.com", tampered, "help"), tampered)
+        assert wait_until(lambda: InboundMail.objects.get().status == "done", 60)
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=30)
+    game, seat, version = address.partition("+")[2].split(".")[:3]
+    assert f"to='play {game}.{seat}.{version}'" in output  # "mail received"
+    assert "mail refused to='tampered play+" in output
+    assert "rcpt TO:<play+" in output  # the SMTP server's own line
+    assert signature not in output and signature[::-1] not in output
+
+
+def test_a_message_with_a_null_envelope_sender_is_a_machines_and_plays_nothing(
+    receiver: Receiver, address: str
+) -> None:
+    """``MAIL FROM:<>`` is what auto-responders and bounces send with (RFC 5321): an
+    out-of-office that copies the e-mail's first line plays nothing and says nothing."""
+    reply = read_address(address)
+    assert isinstance(reply, ReplyAddress)
+    text = "T\n\nI am out of the office until Monday."
+    receiver.deliver(plain("alice@example.com", address, text), address, mail_from="")
+    row = InboundMail.objects.get()
+    assert row.envelope_from == ""  # stored as the empty sender it is, not "<>"
+    assert wait_until(lambda: InboundMail.objects.get().status == "done", 30)
+    row.refresh_from_db()
+    assert row.outcome == InboundMail.Outcome.AUTOMATIC, (row.outcome, row.detail)
+    assert Game.objects.get(pk=reply.game_id).version == reply.version
+    assert not Message.objects.exists()

@@ -448,7 +448,7 @@ def test_a_reply_with_a_message_plays_the_moves_and_the_opponent_reads_it(
     assert row.outcome == InboundMail.Outcome.PLAYED
     assert Message.objects.get().text == HOSTILE
     answer = [m for m in smtp_inbox.to(mover.email) if "Re: " in str(m["Subject"])][-1]
-    assert "Your message went with your moves." in text_of(answer)
+    assert f"Your message went with your moves:\n    {HOSTILE}" in text_of(answer).replace("\r", "")
     turn = turn_mail(smtp_inbox, other)
     assert HOSTILE in text_of(turn) and "<script" not in html_of(turn)
     assert "A message to your opponent goes under your moves" in text_of(turn)
