@@ -13,7 +13,7 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 ## make run: the whole service (web, worker, beat) on http://127.0.0.1:8000 with SQLite
 ## (make run PORT=8123: another port).
 run: install
-	$(BIN)/python -m rbank_site.run
+	$(BIN)/python -m config.run
 
 .PHONY: run test lint typecheck pytest bench install browser gettext messages clean lock
 
@@ -39,10 +39,10 @@ lock: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check games accounts mailplay webhooks rbank_site tests bench examples manage.py
+	$(BIN)/ruff format --check games accounts mailplay webhooks config lib tests bench examples manage.py
 
 typecheck: install
-	$(BIN)/mypy games accounts mailplay webhooks rbank_site tests bench examples manage.py
+	$(BIN)/mypy games accounts mailplay webhooks config lib tests bench examples manage.py
 
 pytest: install browser gettext
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)

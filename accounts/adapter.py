@@ -2,7 +2,7 @@
 
 * Its e-mails in the site's name: without the Sites framework allauth names the site
   after the request's host, so the sign-up e-mail said "Hello from 127.0.0.1:8000!".
-  Its e-mails are told the site's name (``rbank_site.naming.site_name``: in the
+  Its e-mails are told the site's name (``lib.naming.site_name``: in the
   language they are written in, as the pages' header) and address (``SITE_URL``),
   and their subjects start with that name.
 * A followed e-mail invitation proves the invited address at sign-up
@@ -20,7 +20,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.encoding import force_str
 
-from rbank_site.naming import site_name
+from lib.naming import site_name
 
 from . import invitations
 

@@ -20,7 +20,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rbank_site.admin import changelist_link
+from lib.admin import changelist_link
 
 from .models import ApiToken, Block, InvitationOptOut, Profile, Report
 

@@ -13,11 +13,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rbank_site import fields
-from rbank_site.api import player_of
-from rbank_site.openapi import errors
-from rbank_site.pagination import ListApi
-from rbank_site.serializers import NoBody, RequestBody
+from lib import fields
+from lib.api import player_of
+from lib.openapi import errors
+from lib.pagination import ListApi
+from lib.serializers import NoBody, RequestBody
 
 from . import conduct, services
 from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, ChallengesFrom

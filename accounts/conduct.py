@@ -19,8 +19,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields
+from lib.errors import ServiceError
+from lib.logs import fields
 
 from .bots import level_of
 from .models import Block, ChallengesFrom, InvitationOptOut, Report, normalised_address

@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields
+from lib.errors import ServiceError
+from lib.logs import fields
 
 from .models import (
     NOTIFICATION_EVENTS,

@@ -21,7 +21,7 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import conduct, invitations, services
 from .forms import BlockForm, DeleteAccountForm, ProfileForm, TokenForm, VacationForm

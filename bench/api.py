@@ -69,7 +69,7 @@ class FloorApi(APIView):
 
 urlpatterns = [
     path("floor/", FloorApi.as_view()),
-    path("", include("rbank_site.urls")),
+    path("", include("config.urls")),
 ]
 
 

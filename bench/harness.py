@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def start_django() -> None:
     """Django on the test settings (the suite's: fast password hashing, e-mails kept in
     memory unless a bench says otherwise), with its files under ``var/bench/``."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings_test")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
     os.environ.setdefault("RBANK_VAR_DIR", str(ROOT / "var" / "bench"))
     import django
 

@@ -59,12 +59,12 @@ from django.db import connection, transaction  # noqa: E402
 
 from accounts.services import update_profile  # noqa: E402
 from bench.harness import ROOT, database, median_ms, percentile_ms, test_database  # noqa: E402
+from config.celery import app  # noqa: E402
 from games.dealing import announce, start_game  # noqa: E402
 from games.engine import bots  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.store import engine_game  # noqa: E402
 from mailplay.smtp import Receiver  # noqa: E402
-from rbank_site.celery import app  # noqa: E402
 from tests.service.mailbox import reply  # noqa: E402
 
 
@@ -183,7 +183,7 @@ def worker_process(processes: int, smtp_port: int) -> subprocess.Popen[bytes]:
     this run's test database and broker, sending through the inbox's SMTP server."""
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         RBANK_TEST_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
         EMAIL_HOST="127.0.0.1",
@@ -191,7 +191,7 @@ def worker_process(processes: int, smtp_port: int) -> subprocess.Popen[bytes]:
         CELERY_TASK_ALWAYS_EAGER="0",
         MAIL_RATE_PER_HOUR=str(settings.MAIL_RATE_PER_HOUR),
     )
-    command = [sys.executable, "-m", "celery", "-A", "rbank_site", "worker"]
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker"]
     command += ["--concurrency", str(processes), "--without-heartbeat", "--without-gossip"]
     command += ["--without-mingle", "-l", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)

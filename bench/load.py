@@ -2,7 +2,7 @@
 (``bench/server.py``) and the load test (``tests/service/test_server_load.py``).
 
 ``image_server`` starts the image's own command (``gunicorn --config
-python:rbank_site.gunicorn_conf rbank_site.asgi:application``, docker/Dockerfile) on a
+python:config.gunicorn_conf config.asgi:application``, docker/Dockerfile) on a
 free port of 127.0.0.1, on the database the caller names; ``drive`` has each of its
 clients play one game over HTTP for a bounded time (keep-alive connections, as API
 clients and browsers hold them) while a sampler reads ``pg_stat_activity`` every
@@ -38,8 +38,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The image's web command (docker/Dockerfile's CMD).
-IMAGE_COMMAND = ("gunicorn", "--config", "python:rbank_site.gunicorn_conf")
-ASGI_APP = "rbank_site.asgi:application"
+IMAGE_COMMAND = ("gunicorn", "--config", "python:config.gunicorn_conf")
+ASGI_APP = "config.asgi:application"
 
 
 def free_port() -> int:
@@ -66,7 +66,7 @@ def image_server(database: str, *extra: str, **env: str) -> Iterator[Server]:
     port = free_port()
     environ = dict(os.environ)
     environ.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=database,
         PORT=str(port),
         # Tasks are queued on the broker, as in production (no worker takes them here).
@@ -79,7 +79,7 @@ def image_server(database: str, *extra: str, **env: str) -> Iterator[Server]:
         *("--bind", f"127.0.0.1:{port}", "--access-logfile", "/dev/null"),
         *("--log-level", "warning"),
         *extra,
-        ASGI_APP if "--worker-class" not in extra else "rbank_site.wsgi:application",
+        ASGI_APP if "--worker-class" not in extra else "config.wsgi:application",
     ]
     process = subprocess.Popen(command, cwd=ROOT, env=environ)
     try:

@@ -72,7 +72,7 @@ def floor(request: HttpRequest) -> HttpResponse:
 
 urlpatterns = [
     path("floor/", floor),
-    path("", include("rbank_site.urls")),
+    path("", include("config.urls")),
 ]
 
 

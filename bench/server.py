@@ -5,8 +5,8 @@
     python bench/server.py --env DB_POOL=0 --env DB_CONN_MAX_AGE=60    # the old setting
     python bench/server.py --sync                                      # sync WSGI workers
 
-Starts the image's own command (``gunicorn --config python:rbank_site.gunicorn_conf
-rbank_site.asgi:application``) with ``--workers`` workers on a fresh test database,
+Starts the image's own command (``gunicorn --config python:config.gunicorn_conf
+config.asgi:application``) with ``--workers`` workers on a fresh test database,
 then ``--clients`` clients each play a game of their own over keep-alive HTTP
 connections for ``--seconds``: the floor request (``GET /api/v1/me/``: token, one
 profile read, a small body), the game (``GET /api/v1/games/{id}/``), a move (``POST

@@ -5,7 +5,7 @@ and the time from a move's commit to its event at a client.
     REDIS_URL=redis://127.0.0.1:6379/14 python bench/stream.py       # with Redis pub/sub
 
 One web process, as production runs each of its workers: uvicorn on
-``rbank_site.asgi`` (uvloop, httptools), on a throwaway test database, on 127.0.0.1.
+``config.asgi`` (uvloop, httptools), on a throwaway test database, on 127.0.0.1.
 This process holds the streams (asyncio sockets, one account and API token each) and
 plays the moves through the services, as the worker's computer players or the deadline
 sweep do from their own process: an event reaches the web through Redis when
@@ -76,14 +76,14 @@ def rss_mb(pid: int) -> float:
 def start_web(port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         RBANK_VAR_DIR=str(settings.VAR_DIR),
         STREAM_CHANNEL=settings.STREAM_CHANNEL,  # the channel this process publishes on
     )
     web = subprocess.Popen(
         [
-            *(sys.executable, "-m", "uvicorn", "rbank_site.asgi:application"),
+            *(sys.executable, "-m", "uvicorn", "config.asgi:application"),
             *("--host", "127.0.0.1", "--port", str(port), "--no-access-log"),
             *("--log-level", "warning", "--backlog", "4096", "--timeout-graceful-shutdown", "2"),
         ],

@@ -21,8 +21,8 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rbank_site.admin import changelist_link, link
-from rbank_site.naming import site_name
+from lib.admin import changelist_link, link
+from lib.naming import site_name
 
 from .models import (
     Challenge,

@@ -29,10 +29,10 @@ from accounts.conduct import MAX_DETAILS, report_player
 from accounts.models import Report
 from games.engine import PRESETS, TEXT_PATTERN
 from games.engine import Game as EngineGame
-from rbank_site import fields
-from rbank_site.api import player_of
-from rbank_site.errors import ServiceError
-from rbank_site.openapi import (
+from lib import fields
+from lib.api import player_of
+from lib.errors import ServiceError
+from lib.openapi import (
     GAME,
     MESSAGE,
     MESSAGE_ERRORS,
@@ -42,8 +42,8 @@ from rbank_site.openapi import (
     SPECTATED,
     errors,
 )
-from rbank_site.pagination import ListApi
-from rbank_site.serializers import NoBody, RequestBody
+from lib.pagination import ListApi
+from lib.serializers import NoBody, RequestBody
 
 from . import (
     challenges,

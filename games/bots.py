@@ -18,8 +18,8 @@ from django.contrib.auth.models import User
 
 from games.engine import Game as EngineGame
 from games.engine import bots
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields
+from lib.errors import ServiceError
+from lib.logs import fields
 
 from . import services, stalemate, stops
 from .models import SEATS, Game, StopMode

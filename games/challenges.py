@@ -40,7 +40,7 @@ from accounts.conduct import (
 )
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import events, ratings
 from .clocks import TimeControl

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import new_seed, seed_commitment
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import deadlines, events
 from .bot_wake import wake_bots

@@ -30,8 +30,8 @@ from django.utils.translation import pgettext
 
 from accounts.models import Profile
 from games.engine import Game as EngineGame
-from rbank_site.errors import ServiceError
-from rbank_site.logs import without_signatures
+from lib.errors import ServiceError
+from lib.logs import without_signatures
 
 from .models import SEATS, Game, Seat
 

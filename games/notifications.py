@@ -53,8 +53,8 @@ from accounts.services import (
 )
 from games.engine import BY_RESIGNATION, BY_TIMEOUT, STALEMATE, Position, view
 from games.engine import Game as EngineGame
-from rbank_site.logs import fields
-from rbank_site.naming import site_name
+from lib.logs import fields
+from lib.naming import site_name
 
 from . import presence, talk
 from .board_text import board_text, mail_table
@@ -365,7 +365,7 @@ def send(notification_id: int) -> bool:
 
 def deadline_words(when: datetime) -> str:
     """A deadline as e-mails write it, in the active language's format
-    (``rbank_site/formats/``) and ``when``'s zone: "Saturday 28 November 2026, 09:00
+    (``config/formats/``) and ``when``'s zone: "Saturday 28 November 2026, 09:00
     CET", German "Samstag, 28. November 2026, 09:00 CET"."""
     return f"{date_format(when, 'DATETIME_FORMAT')} {when.tzname()}"
 

@@ -11,7 +11,7 @@ from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
 from games.engine import Game as EngineGame
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from .models import SEATS, Game, Message
 from .store import engine_game

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal
 from games.engine import Game as EngineGame
 from games.engine.messages import render
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields, logs_refusals
+from lib.errors import ServiceError
+from lib.logs import fields, logs_refusals
 
 from . import deadlines, events, talk
 from .board import card_short

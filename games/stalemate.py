@@ -9,7 +9,7 @@ import logging
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from rbank_site.logs import fields, logs_refusals
+from lib.logs import fields, logs_refusals
 
 from . import events
 from .models import Game

@@ -17,8 +17,8 @@ from django.db import transaction
 
 from games.engine import Game as EngineGame
 from games.engine import Refusal, WrongCallError
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields, logs_refusals
+from lib.errors import ServiceError
+from lib.logs import fields, logs_refusals
 
 from . import events
 from .models import Game

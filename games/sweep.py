@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from rbank_site.logs import fields
+from lib.logs import fields
 
 from .bot_wake import ANSWER_BOT_STALEMATE, PLAY_BOT_TURN
 from .deadlines import locked_playing_game, next_reminder

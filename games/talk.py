@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 
 from accounts.conduct import blocked_ids, blockers_of, report
 from accounts.models import Report
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import events, poll
 from .models import SEATS, Game, Message

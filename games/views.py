@@ -36,7 +36,7 @@ from accounts.models import Report
 from accounts.services import calendar_address, calendar_owner, has_account, profile_of
 from games.engine import PRESETS, seed_commitment, view
 from games.engine import Game as EngineGame
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import (
     calendar,

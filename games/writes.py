@@ -31,8 +31,8 @@ from drf_spectacular.utils import OpenApiParameter
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from rbank_site.api import player_of
-from rbank_site.errors import ServiceError
+from lib.api import player_of
+from lib.errors import ServiceError
 
 from .models import IdempotentRequest
 

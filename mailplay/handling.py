@@ -33,8 +33,8 @@ from games import services, stalemate, stops
 from games.mail_play import BounceAddress, ReplyAddress, address_label, read_address
 from games.models import SEATS, Game, Notification
 from games.notifications import dispatch, notify, send
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields
+from lib.errors import ServiceError
+from lib.logs import fields
 
 from . import authentication
 from .commands import Command, Moves, Stop, Unreadable, Word, read_command

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from games.mail_play import address_label, read_address
 from games.notifications import dispatch
-from rbank_site.logs import fields
+from lib.logs import fields
 
 from .models import InboundMail
 from .reading import (

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.db import connection
 
 from games.mail_play import Tampered, address_label, read_address
-from rbank_site.logs import fields
+from lib.logs import fields
 
 from .receiving import STORED, THROTTLED, Receipt, receive
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
-from rbank_site.logs import fields
+from lib.logs import fields
 
 from .receiving import receive
 

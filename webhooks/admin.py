@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rbank_site.admin import changelist_link
+from lib.admin import changelist_link
 
 from .models import Delivery, Webhook
 

@@ -12,11 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.events import KINDS
-from rbank_site import fields
-from rbank_site.api import player_of
-from rbank_site.openapi import NO_BODY, errors
-from rbank_site.pagination import ListApi
-from rbank_site.serializers import NoBody, RequestBody
+from lib import fields
+from lib.api import player_of
+from lib.openapi import NO_BODY, errors
+from lib.pagination import ListApi
+from lib.serializers import NoBody, RequestBody
 
 from . import services
 from .addresses import MAX_URL_LENGTH, URL_PATTERN

@@ -35,7 +35,7 @@ from django.utils import timezone, translation
 
 from games.notifications import dispatch, lease, notify
 from games.retention import delete_in_batches
-from rbank_site.logs import fields
+from lib.logs import fields
 
 from . import addresses, signing
 from .models import Delivery, Webhook

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.events import KINDS
 from games.notifications import dispatch
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import addresses
 from .models import Delivery, Webhook

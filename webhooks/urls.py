@@ -1,4 +1,4 @@
-"""The account's webhooks page and its forms (the API's routes are in rbank_site/urls.py)."""
+"""The account's webhooks page and its forms (the API's routes are in config/urls.py)."""
 
 from django.urls import path
 

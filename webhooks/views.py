@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.events import KINDS
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from . import services
 from .addresses import MAX_URL_LENGTH

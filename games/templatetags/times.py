@@ -1,6 +1,6 @@
 """Times as every page writes them: in the signed-in player's time zone (the profile's,
 activated by ``accounts.middleware``), with the zone named, in the page's language's
-format (``rbank_site/formats/``)."""
+format (``config/formats/``)."""
 
 from __future__ import annotations
 

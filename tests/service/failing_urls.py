@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rbank_site.urls import handler400, handler404, handler500, urlpatterns
+from config.urls import handler400, handler404, handler500, urlpatterns
 
 __all__ = ["handler400", "handler404", "handler500", "urlpatterns"]
 

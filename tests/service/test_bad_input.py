@@ -10,10 +10,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client, RequestFactory
 
+from config.settings import _next_redis_db
 from games.engine import BadNotation, parse_move
 from games.models import Game
-from rbank_site.api_errors import csrf_failure
-from rbank_site.settings import _next_redis_db
+from lib.api_errors import csrf_failure
 
 from .api_operations import api_paths
 from .conftest import browser, client_for, mover_and_other

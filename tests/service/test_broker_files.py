@@ -1,4 +1,4 @@
-"""The embedded broker (rbank_site/broker.py): a worker never sees half a message, and
+"""The embedded broker (lib/broker.py): a worker never sees half a message, and
 a full worker takes the next message as soon as a process is free.
 
 kombu's filesystem transport creates a message's file before writing it; a consumer
@@ -15,7 +15,7 @@ from typing import Any
 
 from kombu.connection import Connection
 
-import rbank_site.broker  # noqa: F401  (registers the files:// transport)
+import lib.broker  # noqa: F401  (registers the files:// transport)
 
 
 def connection(folder: Path, polling_interval: float = 0) -> Connection:

@@ -107,7 +107,7 @@ def deploy(tmp_path: Path, **extra: str) -> Iterator[Site]:
     }
     var = tmp_path / "var"
     env |= {
-        "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
@@ -126,7 +126,7 @@ def deploy(tmp_path: Path, **extra: str) -> Iterator[Site]:
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "rbank_site.wsgi",
+                "config.wsgi",
                 "--bind",
                 f"127.0.0.1:{port}",
                 "--workers",

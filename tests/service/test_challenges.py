@@ -15,7 +15,7 @@ from django.test import Client
 
 from games.challenges import accept_challenge, create_challenge
 from games.models import Challenge, Game
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from .conftest import client_for
 

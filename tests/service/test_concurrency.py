@@ -10,7 +10,7 @@ from django.db import connection
 
 from games.dealing import start_game
 from games.services import play_moves
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 from tests.stored import entries_of, position_of
 
 

@@ -20,7 +20,7 @@ from games.challenges import (
 )
 from games.dealing import start_game
 from games.models import Challenge
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from games.dealing import start_game
 from games.matches import start_match
 from games.models import Game, Notification
 from games.sweep import remind, sweep, timeout_game
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 from tests.stored import entries_of, position_of
 
 from .conftest import client_for, mover_and_other, play_turn

@@ -25,7 +25,7 @@ def test_manage_check_deploy_is_clean_with_production_settings() -> None:
         if not key.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_", "DEBUG"))
     }
     env |= {
-        "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "ALLOWED_HOSTS": "bank.example.com",
     }
@@ -43,7 +43,7 @@ def test_manage_check_deploy_is_clean_with_production_settings() -> None:
 
 def test_production_settings_refuse_to_start_without_a_secret_key() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DEBUG")}
-    env["DJANGO_SETTINGS_MODULE"] = "rbank_site.settings"
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     result = subprocess.run(
         [sys.executable, "manage.py", "check"],
         cwd=ROOT,

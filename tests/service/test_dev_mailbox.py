@@ -1,4 +1,4 @@
-"""The development mailbox (rbank_site/mailbox.py): with no SMTP server, each e-mail is a
+"""The development mailbox (lib/mailbox.py): with no SMTP server, each e-mail is a
 file under MAIL_FOLDER and one line in the log, and /dev/mail/ lists them with their
 links, under DEBUG only."""
 
@@ -12,9 +12,9 @@ import pytest
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.test import Client, override_settings
 
-from rbank_site import mailbox
+from lib import mailbox
 
-BACKEND = "rbank_site.mailbox.MailFolderBackend"
+BACKEND = "lib.mailbox.MailFolderBackend"
 LINK = "http://127.0.0.1:8000/accounts/confirm-email/MQ:1v2abc/"
 
 
@@ -39,7 +39,7 @@ def test_it_keeps_each_email_as_a_file_and_logs_one_line(
     kept = message_from_bytes(files[0].read_bytes(), policy=policy.default)
     assert kept["Subject"] == "Please confirm your e-mail address"
     assert kept["To"] == "alice@example.com"
-    lines = [r.getMessage() for r in caplog.records if r.name == "rbank_site.mailbox"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "lib.mailbox"]
     assert len(lines) == 2
     assert all("\n" not in line and "Line 3" not in line for line in lines)
     assert "subject='Please confirm your e-mail address'" in lines[0]

@@ -24,9 +24,9 @@ from .smtp import free_port
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
 READ_BY_THE_APP = "".join(
-    (ROOT / "rbank_site" / name).read_text() for name in ("settings.py", "monitoring.py")
+    (ROOT / "config" / name).read_text() for name in ("settings.py", "monitoring.py")
 )
-GUNICORN_CONF = (ROOT / "rbank_site" / "gunicorn_conf.py").read_text()
+GUNICORN_CONF = (ROOT / "config" / "gunicorn_conf.py").read_text()
 BIN = Path(sys.executable).parent
 
 
@@ -125,7 +125,7 @@ def test_the_image_installs_the_locked_versions_and_runs_gunicorn_from_its_confi
     dockerfile = (DOCKER / "Dockerfile").read_text()
     assert "pip install --require-hashes -r requirements.lock" in dockerfile
     assert "pip install --no-deps ." in dockerfile
-    assert image_command()[:3] == ["gunicorn", "--config", "python:rbank_site.gunicorn_conf"]
+    assert image_command()[:3] == ["gunicorn", "--config", "python:config.gunicorn_conf"]
 
 
 def image_command() -> list[str]:
@@ -149,7 +149,7 @@ def app_env(tmp_path: Path) -> dict[str, str]:
         if not k.startswith(("DJANGO_", "SECURE_", "SESSION_", "CSRF_", "DEBUG", *unshared))
     }
     return env | {
-        "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": "test-only-not-secret",
         "ALLOWED_HOSTS": "bank.example.com",
         "RBANK_VAR_DIR": str(tmp_path),

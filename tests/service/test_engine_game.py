@@ -30,7 +30,7 @@ from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
 from games.store import engine_game
 from games.sweep import timeout_game
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 from tests.engine.random_records import a_slip
 from tests.stored import replays
 

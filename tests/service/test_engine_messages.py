@@ -14,7 +14,7 @@ import games.engine_msgids
 from games import engine_messages, services
 from games.engine.messages import MESSAGES
 from games.models import Game
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from .conftest import mover_and_other
 

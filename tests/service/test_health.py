@@ -15,7 +15,7 @@ from django.core import mail
 from django.test import Client
 from pytest_django import DjangoAssertNumQueries
 
-from rbank_site.celery import app
+from config.celery import app
 
 from .smtp import free_port
 
@@ -71,7 +71,7 @@ print(answer.status_code, answer.content.decode())
 
 def test_it_answers_503_when_the_database_is_down() -> None:
     env = os.environ | {
-        "DJANGO_SETTINGS_MODULE": "rbank_site.settings_test",
+        "DJANGO_SETTINGS_MODULE": "config.settings_test",
         # PostgreSQL where nothing listens: the database is down.
         "DATABASE_URL": f"postgres://rbank@127.0.0.1:{free_port()}/rbank",
     }

@@ -16,7 +16,7 @@ from games.challenges import create_challenge
 from games.models import Challenge, Notification
 from games.notifications import notify
 from games.tasks import send_notification
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 from .conftest import NEW_GAME_FORM, browser, client_for
 from .smtp import Inbox, smtp_inbox, text_of

@@ -125,7 +125,7 @@ def test_the_api_answers_the_same_code_in_every_language(
 def test_times_are_written_in_each_languages_own_format(
     game: Game, alice: User, language: str, on_a_page: str, in_an_email: str
 ) -> None:
-    """The language's date formats (rbank_site/formats/), not English's order in other
+    """The language's date formats (config/formats/), not English's order in other
     words: a German page wrote "Do 27 Nov"."""
     update_profile(alice, {"time_zone": "Europe/Berlin", "language": language})
     when = datetime(2036, 11, 27, 19, 11, tzinfo=ZoneInfo("UTC"))

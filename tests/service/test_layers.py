@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "mailplay", "webhooks", "rbank_site")
+PACKAGES = ("games", "accounts", "mailplay", "webhooks", "config", "lib")
 
 
 def module_name(path: Path) -> str:
@@ -102,12 +102,12 @@ def test_webhooks_are_built_on_top_and_nothing_imports_them() -> None:
     assert not {
         (name, target)
         for name, targets in GRAPH.items()
-        if not name.startswith("webhooks") and name != "rbank_site.urls"
+        if not name.startswith("webhooks") and name != "config.urls"
         for target in targets
         if target.startswith("webhooks")
     }
 
 
 def test_selectors_read_only_models_stored_games_and_the_engine() -> None:
-    allowed = {"games.models", "games.store", "rbank_site.errors"}
+    allowed = {"games.models", "games.store", "lib.errors"}
     assert {t for t in GRAPH["games.selectors"] if not t.startswith("games.engine")} <= allowed

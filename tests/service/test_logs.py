@@ -18,15 +18,15 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
+from config.settings import env_addresses
 from games.dealing import start_game
 from games.models import Game, Notification
 from games.notifications import send
 from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
 from games.sweep import sweep
-from rbank_site.errors import ServiceError
-from rbank_site.logs import fields
-from rbank_site.settings import env_addresses
+from lib.errors import ServiceError
+from lib.logs import fields
 from tests.stop_scenes import classic_game
 
 from .conftest import client_for, mover_and_other
@@ -173,7 +173,7 @@ def test_it_e_mails_an_error_in_a_task_to_the_admins(settings: Any) -> None:
 def run_django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     """``code`` in a fresh process with the production logging set-up."""
     environ = {k: v for k, v in os.environ.items() if k not in ("LOG_LEVEL", "SENTRY_DSN")}
-    environ |= {"DJANGO_SETTINGS_MODULE": "rbank_site.settings_test", **env}
+    environ |= {"DJANGO_SETTINGS_MODULE": "config.settings_test", **env}
     prelude = "import django, logging; django.setup()\n"
     return subprocess.run(
         [sys.executable, "-c", prelude + code],

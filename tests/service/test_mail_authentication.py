@@ -19,13 +19,13 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.services import update_profile
+from config.run import _env as make_run_environment
 from games.dealing import start_game
 from games.mail_play import ReplyAddress
 from games.models import Game, Message
 from mailplay import authentication
 from mailplay.handling import sweep
 from mailplay.models import InboundMail
-from rbank_site.run import _env as make_run_environment
 
 from .conftest import browser, wait_until, whole_turn
 from .mailbox import plain, reply
@@ -258,7 +258,7 @@ def settings_say(**env: str) -> str:
     environ = {
         k: v for k, v in os.environ.items() if k not in ("DEBUG", "MAIL_AUTHENTICATE_SENDER")
     }
-    environ.update(DJANGO_SETTINGS_MODULE="rbank_site.settings", SECRET_KEY="s" * 50, **env)
+    environ.update(DJANGO_SETTINGS_MODULE="config.settings", SECRET_KEY="s" * 50, **env)
     code = "import django; from django.conf import settings as s; django.setup();"
     code += " print(s.MAIL_AUTHENTICATE_SENDER)"
     done = subprocess.run(

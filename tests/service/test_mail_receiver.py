@@ -131,7 +131,7 @@ def test_it_logs_the_game_seat_and_version_of_a_reply_address_never_its_signatur
     port = free_port()
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         CELERY_TASK_ALWAYS_EAGER="1",  # the reply is handled in the receiver's process
         LOG_LEVEL="DEBUG",

@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from rbank_site.run import port
+from config.run import port
 
 from .conftest import wait_until
 from .smtp import free_port
@@ -99,7 +99,7 @@ def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     with log.open("w") as out:
         run = subprocess.Popen(
-            [sys.executable, "-m", "rbank_site.run"],
+            [sys.executable, "-m", "config.run"],
             cwd=ROOT,
             env=env,
             stdout=out,

@@ -16,7 +16,7 @@ import pytest
 from celery.schedules import crontab
 from django.conf import settings
 
-from rbank_site.celery import app
+from config.celery import app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -87,7 +87,7 @@ def test_it_refuses_to_start_with_settings_that_break_the_bounds(
 ) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EMAIL_", "CELERY_"))}
     env |= {
-        "DJANGO_SETTINGS_MODULE": "rbank_site.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "SECRET_KEY": "test-only-not-secret",
         "RBANK_VAR_DIR": str(tmp_path),
         variable: value,

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
     path
-    for folder in ("games", "accounts", "mailplay", "webhooks", "rbank_site")
+    for folder in ("games", "accounts", "mailplay", "webhooks", "config", "lib")
     for path in (ROOT / folder).rglob("*.py")
     if "engine" not in path.relative_to(ROOT).parts[:2] and "migrations" not in path.parts
 )

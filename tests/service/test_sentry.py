@@ -57,7 +57,7 @@ def receiver() -> Iterator[tuple[str, list[bytes]]]:
 def run(code: str, **env: str) -> str:
     """``code`` in a fresh process with the site's settings; its standard output."""
     environ = {k: v for k, v in os.environ.items() if k != "SENTRY_DSN"} | env
-    environ["DJANGO_SETTINGS_MODULE"] = "rbank_site.settings_test"
+    environ["DJANGO_SETTINGS_MODULE"] = "config.settings_test"
     result = subprocess.run(
         [sys.executable, "-c", "import django, sys; django.setup()\n" + code],
         cwd=ROOT,

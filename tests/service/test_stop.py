@@ -24,7 +24,7 @@ from games.notifications import email_context
 from games.services import play_moves, resign
 from games.stops import call_stop_on
 from games.store import engine_game
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 from tests.stop_scenes import classic_game, deal_with, violations_of
 from tests.stored import current_turn_of, entries_of, last_turn_of, position_of, replays
 

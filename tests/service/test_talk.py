@@ -22,9 +22,9 @@ from games.dealing import start_game
 from games.models import Event, Game, Message, Notification
 from games.selectors import export_game, messages_for
 from games.services import play_moves, resign, write_message
+from lib.errors import ServiceError
 from mailplay.commands import Moves, read_command
 from mailplay.models import InboundMail
-from rbank_site.errors import ServiceError
 
 from .conftest import mover_and_other, play_turn, whole_turn
 from .mailbox import reply

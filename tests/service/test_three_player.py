@@ -15,7 +15,7 @@ from games.models import Challenge, Game, Match, Notification
 from games.services import play_moves, resign
 from games.stalemate import answer_stalemate, offer_stalemate
 from games.stops import call_stop_on
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 from tests.stored import last_turn_of, position_of, replays
 
 from .conftest import NEW_GAME_FORM, browser, client_for, whole_turn

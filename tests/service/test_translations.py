@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
 LANGUAGES = ("fr", "de")
-SOURCES = ("games", "accounts", "mailplay", "webhooks", "rbank_site")
+SOURCES = ("games", "accounts", "mailplay", "webhooks", "config", "lib")
 
 
 def catalogue(language: str) -> polib.POFile:
@@ -110,7 +110,7 @@ def test_the_catalogues_hold_every_marked_string_and_no_other(tmp_path: Path) ->
         [sys.executable, "manage.py", "makemessages", "-l", "fr", "-l", "de", "-v", "0"],
         cwd=tmp_path,
         check=True,
-        env={"DJANGO_SETTINGS_MODULE": "rbank_site.settings_test", "PATH": "/usr/bin:/bin"},
+        env={"DJANGO_SETTINGS_MODULE": "config.settings_test", "PATH": "/usr/bin:/bin"},
     )
     for language in LANGUAGES:
         fresh = polib.pofile(str(tmp_path / "locale" / language / "LC_MESSAGES" / "django.po"))

@@ -15,11 +15,11 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 
+from config.celery import app
 from games.dealing import start_game
 from games.models import Notification
 from games.stalemate import offer_stalemate
 from games.tasks import send_notification
-from rbank_site.celery import app
 
 from .conftest import make_broker_folders, wait_until
 from .smtp import Inbox, smtp_inbox

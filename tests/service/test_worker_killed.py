@@ -26,11 +26,11 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.utils import timezone
 
+from config.celery import app
 from games.dealing import start_game
 from games.models import Notification
 from games.sweep import sweep
 from games.tasks import send_notification
-from rbank_site.celery import app
 
 from .conftest import make_broker_folders, wait_until
 from .smtp import free_port
@@ -61,7 +61,7 @@ class StallingInbox:
 def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ)
     env.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         RBANK_TEST_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
         EMAIL_HOST="127.0.0.1",
@@ -77,7 +77,7 @@ def start_worker_process(queue: str, smtp_port: int) -> subprocess.Popen[bytes]:
             "-m",
             "celery",
             "-A",
-            "rbank_site",
+            "config",
             "worker",
             "--pool",
             "solo",

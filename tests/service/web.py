@@ -1,4 +1,4 @@
-"""The web process as production runs it (uvicorn on ``rbank_site.asgi``), started by a
+"""The web process as production runs it (uvicorn on ``config.asgi``), started by a
 test on the test's own database, and a client that reads its event streams."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def web_server(**env: str) -> Iterator[Web]:
     port = free_port()
     environ = dict(os.environ)
     environ.update(
-        DJANGO_SETTINGS_MODULE="rbank_site.settings_test",
+        DJANGO_SETTINGS_MODULE="config.settings_test",
         RBANK_TEST_DATABASE_NAME=str(connection.settings_dict["NAME"]),
         STREAM_CHANNEL=settings.STREAM_CHANNEL,
         CELERY_TASK_ALWAYS_EAGER="1",
@@ -54,7 +54,7 @@ def web_server(**env: str) -> Iterator[Web]:
     )
     server = subprocess.Popen(
         [
-            *(sys.executable, "-m", "uvicorn", "rbank_site.asgi:application"),
+            *(sys.executable, "-m", "uvicorn", "config.asgi:application"),
             *("--host", "127.0.0.1", "--port", str(port), "--no-access-log"),
             *("--log-level", "warning", "--timeout-graceful-shutdown", "1"),
         ],

@@ -2,8 +2,8 @@
 waits on the event loop instead of holding a thread. Every other view is synchronous
 and runs in Django's threads as under WSGI.
 
-uvicorn rbank_site.asgi:application                          (make run)
-gunicorn -c python:rbank_site.gunicorn_conf rbank_site.asgi:application   (production)
+uvicorn config.asgi:application                          (make run)
+gunicorn -c python:config.gunicorn_conf config.asgi:application   (production)
 """
 
 import os
@@ -11,7 +11,7 @@ import warnings
 
 from django.core.asgi import get_asgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # WhiteNoise answers a static file with a file's (synchronous) iterator, which Django
 # reads in a thread under ASGI, as it says on every such response: expected, not news.
 warnings.filterwarnings(

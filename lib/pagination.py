@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 
 def _check_number(request: Request, name: str) -> None:

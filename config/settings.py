@@ -85,9 +85,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
-ROOT_URLCONF = "rbank_site.urls"
-WSGI_APPLICATION = "rbank_site.wsgi.application"  # the test server; the web serves ASGI
-ASGI_APPLICATION = "rbank_site.asgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"  # the test server; the web serves ASGI
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -169,8 +169,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # profile's), else the browser's Accept-Language, else English. Catalogues in locale/.
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("fr", "Français"), ("de", "Deutsch")]
-#: How each language writes dates and times (rbank_site/formats/).
-FORMAT_MODULE_PATH = ["rbank_site.formats"]
+#: How each language writes dates and times (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -194,7 +194,7 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 # A CSRF refusal under /api/ in the API's error shape, not Django's page.
-CSRF_FAILURE_VIEW = "rbank_site.api_errors.csrf_failure"
+CSRF_FAILURE_VIEW = "lib.api_errors.csrf_failure"
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "0" if DEBUG else "31536000"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
@@ -209,7 +209,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # E-mail: SMTP to EMAIL_HOST:EMAIL_PORT. With no host: under DEBUG (make run), each
 # e-mail kept as a file in MAIL_FOLDER with one line in the log, listed at /dev/mail/
-# (rbank_site/mailbox.py); otherwise printed whole on the console.
+# (lib/mailbox.py); otherwise printed whole on the console.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
@@ -219,7 +219,7 @@ EMAIL_BACKEND = os.environ.get(
     "EMAIL_BACKEND",
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
-    else "rbank_site.mailbox.MailFolderBackend"
+    else "lib.mailbox.MailFolderBackend"
     if DEBUG
     else "django.core.mail.backends.console.EmailBackend",
 )
@@ -365,7 +365,7 @@ CACHES = {
 }
 
 # Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no server),
-# whose messages are written whole before a worker sees them (rbank_site/broker.py).
+# whose messages are written whole before a worker sees them (lib/broker.py).
 BROKER_DIR = VAR_DIR / "broker"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
@@ -374,7 +374,7 @@ if REDIS_URL:
         "socket_connect_timeout": REDIS_TIMEOUT,
     }
 else:
-    from rbank_site.broker import SCHEME as _FILES
+    from lib.broker import SCHEME as _FILES
 
     CELERY_BROKER_URL = f"{_FILES}://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -420,7 +420,7 @@ if not (
         " < CELERY_TASK_TIME_LIMIT < NOTIFICATION_LEASE_SECONDS (seconds): a send must"
         " end before its claim may pass to another worker"
     )
-# The settings' LOGGING applies in workers and beat too (rbank_site/celery.py).
+# The settings' LOGGING applies in workers and beat too (config/celery.py).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -428,8 +428,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Beat touches a heartbeat file at every tick, at least once a minute; its health
-# check (python -m rbank_site.healthcheck beat) wants it younger than three.
-CELERY_BEAT_SCHEDULER = "rbank_site.beat:HeartbeatScheduler"
+# check (python -m config.healthcheck beat) wants it younger than three.
+CELERY_BEAT_SCHEDULER = "config.beat:HeartbeatScheduler"
 CELERY_BEAT_MAX_LOOP_INTERVAL = 60
 BEAT_HEARTBEAT_FILE = VAR_DIR / "beat-heartbeat"
 BEAT_HEARTBEAT_MAX_AGE = 180
@@ -466,19 +466,19 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "rbank_site.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "lib.api_errors.api_exception_handler",
     # JSON only: a form's flat fields cannot carry a list of moves or a challenge's
     # options, and the schema then promises what the API reads.
-    "DEFAULT_PARSER_CLASSES": ["rbank_site.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["lib.parsers.BoundedJSONParser"],
     "DEFAULT_THROTTLE_CLASSES": [
-        "rbank_site.throttles.AnonRateThrottle",
-        "rbank_site.throttles.UserRateThrottle",
+        "lib.throttles.AnonRateThrottle",
+        "lib.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("THROTTLE_ANON_RATE", "60/min"),
         "user": os.environ.get("THROTTLE_USER_RATE", "1200/min"),
     },
-    "DEFAULT_PAGINATION_CLASS": "rbank_site.pagination.Pages",
+    "DEFAULT_PAGINATION_CLASS": "lib.pagination.Pages",
     "PAGE_SIZE": 50,
 }
 
@@ -500,7 +500,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"NotificationModeEnum": "accounts.models.NOTIFICATION_MODES"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "rbank_site.openapi.closed_request_bodies",
+        "lib.openapi.closed_request_bodies",
     ],
 }
 
@@ -518,13 +518,13 @@ LOGGING = {
         "require_debug_false": {"()": "django.utils.log.RequireDebugFalse"},
         "not_a_health_check": {
             "()": "django.utils.log.CallbackFilter",
-            "callback": "ext://rbank_site.logs.not_a_health_check",
+            "callback": "ext://lib.logs.not_a_health_check",
         },
         # No reply address is written whole (docs/play-by-mail.md): aiosmtpd's own
         # lines name each recipient.
         "hide_signatures": {
             "()": "django.utils.log.CallbackFilter",
-            "callback": "ext://rbank_site.logs.hide_signatures",
+            "callback": "ext://lib.logs.hide_signatures",
         },
     },
     "handlers": {
@@ -550,6 +550,6 @@ LOGGING = {
 
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
 if SENTRY_DSN:
-    from rbank_site.monitoring import start_sentry
+    from config.monitoring import start_sentry
 
     start_sentry(SENTRY_DSN)

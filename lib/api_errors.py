@@ -18,7 +18,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "BAD_REQUEST",

@@ -1,6 +1,6 @@
 """gunicorn's settings for the web container (docker/Dockerfile), from the environment.
 
-gunicorn -c python:rbank_site.gunicorn_conf rbank_site.asgi:application
+gunicorn -c python:config.gunicorn_conf config.asgi:application
 
 Each worker is a uvicorn event loop (ASGI): the open event streams of a worker wait
 there at no thread's cost, and the other views run in its threads.

@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanen
 from django.shortcuts import render
 from django.templatetags.static import static
 
-from . import mailbox
+from lib import mailbox
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -24,7 +24,7 @@ def _debug_only() -> None:
 
 def dev_mail(request: HttpRequest) -> HttpResponse:
     """``/dev/mail/``: the e-mails kept under ``MAIL_FOLDER``, newest first, each with
-    its links (DEBUG only; rbank_site/mailbox.py)."""
+    its links (DEBUG only; lib/mailbox.py)."""
     _debug_only()
     return render(
         request, "dev/mail.html", {"messages_kept": mailbox.kept(), "folder": mailbox.folder()}

@@ -16,8 +16,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from rbank_site.celery import app
-from rbank_site.logs import fields
+from config.celery import app
+from lib.logs import fields
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """The containers' health checks (docker/compose.yml), one short process each:
 
-    python -m rbank_site.healthcheck web    # GET /healthz on this container's port
-    python -m rbank_site.healthcheck beat   # beat's heartbeat file is recent
-    python -m rbank_site.healthcheck mail   # the SMTP receiver answers on its port
+    python -m config.healthcheck web    # GET /healthz on this container's port
+    python -m config.healthcheck beat   # beat's heartbeat file is recent
+    python -m config.healthcheck mail   # the SMTP receiver answers on its port
 
 Exit status 0 when healthy, 1 with one line saying why. (The worker's check is
 Celery's own ``celery inspect ping``.)
@@ -36,7 +36,7 @@ def web() -> str | None:
 
 
 def beat() -> str | None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     from django.conf import settings
 
     heartbeat = Path(settings.BEAT_HEARTBEAT_FILE)
@@ -65,7 +65,7 @@ CHECKS = {"web": web, "beat": beat, "mail": mail}
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or argv[0] not in CHECKS:
-        print(f"usage: python -m rbank_site.healthcheck {'|'.join(CHECKS)}", file=sys.stderr)
+        print(f"usage: python -m config.healthcheck {'|'.join(CHECKS)}", file=sys.stderr)
         return 2
     problem = CHECKS[argv[0]]()
     if problem:

@@ -7,9 +7,9 @@ from typing import Any
 from celery import Celery
 from celery.signals import setup_logging
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("rbank_site")
+app = Celery("config")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -11,15 +11,15 @@ from webhooks import api as webhooks_api
 
 from . import health, views
 
-handler400 = "rbank_site.api_errors.bad_request"
-handler404 = "rbank_site.api_errors.not_found"
-handler500 = "rbank_site.api_errors.server_error"
+handler400 = "lib.api_errors.bad_request"
+handler404 = "lib.api_errors.not_found"
+handler500 = "lib.api_errors.server_error"
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", health.healthz, name="healthz"),
     path("favicon.ico", views.favicon),
-    # The development mailbox: 404 unless DEBUG (rbank_site/mailbox.py).
+    # The development mailbox: 404 unless DEBUG (lib/mailbox.py).
     path("dev/mail/", views.dev_mail, name="dev-mail"),
     path("dev/mail/<str:name>/", views.dev_mail_message, name="dev-mail-message"),
     # Sign-up before allauth's own: it tells an invitee who invites them (accounts/views.py).

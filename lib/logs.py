@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
 
-from rbank_site.errors import ServiceError
+from lib.errors import ServiceError
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -36,7 +36,7 @@ def port(environ: dict[str, str] | os._Environ[str]) -> int:
 def _env() -> dict[str, str]:
     env = dict(os.environ)
     env.setdefault("SITE_URL", f"http://127.0.0.1:{port(os.environ)}")
-    env.setdefault("DJANGO_SETTINGS_MODULE", "rbank_site.settings")
+    env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     env.setdefault("DEBUG", "1")
     env.setdefault("PYTHONUNBUFFERED", "1")
     return env
@@ -66,12 +66,12 @@ def main() -> int:
     web = f"{host}:{web_port}"
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
-    celery = [sys.executable, "-m", "celery", "-A", "rbank_site"]
+    celery = [sys.executable, "-m", "celery", "-A", "config"]
     mail = os.environ.get("MAIL_RECEIVER_PORT", "2525")
     parts = {
         # ASGI (the event streams), as in production; static files by WhiteNoise.
         "web": [
-            *(sys.executable, "-m", "uvicorn", "rbank_site.asgi:application"),
+            *(sys.executable, "-m", "uvicorn", "config.asgi:application"),
             *("--host", host, "--port", web_port),
             *("--timeout-graceful-shutdown", "3", "--no-access-log"),
         ],
@@ -96,7 +96,7 @@ def main() -> int:
             threading.Thread(target=_pipe, args=(name, procs[name]), daemon=True).start()
         print(f"Russian Bank is running on http://{web}/  (Ctrl-C stops everything)")
         if not os.environ.get("EMAIL_HOST") and not os.environ.get("EMAIL_BACKEND"):
-            # Each e-mail is a file, one line below ("e-mail kept"): rbank_site/mailbox.py.
+            # Each e-mail is a file, one line below ("e-mail kept"): lib/mailbox.py.
             print(f"E-mails are kept in {var / 'mail'}/ and listed at http://{web}/dev/mail/")
         while all(p.poll() is None for p in procs.values()):
             time.sleep(0.5)
