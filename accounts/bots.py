@@ -1,6 +1,6 @@
 """The computer players' accounts: one per level, made by a migration, never logging in.
 
-Their games are played by ``games.bots`` through the same services as a person's.
+Their games are played by ``games.computer.bots`` through the same services as a person's.
 """
 
 from __future__ import annotations

@@ -48,8 +48,8 @@ from bench.harness import (  # noqa: E402
     play_to,
     test_database,
 )
-from games.dealing import start_game  # noqa: E402
 from games.models import Game  # noqa: E402
+from games.play.dealing import start_game  # noqa: E402
 
 WARM_UP = 20
 STARTS = (10, 2000)

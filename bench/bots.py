@@ -50,7 +50,7 @@ def play(levels: tuple[str, str], seed: int, preset: str) -> Played:
     while not position.is_over:
         seat = position.to_move
         started = time.perf_counter()
-        moves = turn(levels[seat], position, seat, rngs[seat])  # as games.bots plays it
+        moves = turn(levels[seat], position, seat, rngs[seat])  # as games.computer.bots plays it
         seconds[levels[seat]].append(time.perf_counter() - started)
         for move in moves:
             position.push(move)

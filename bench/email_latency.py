@@ -41,10 +41,10 @@ from django.db.models.signals import post_save  # noqa: E402
 
 from bench.harness import database, median_ms, percentile_ms, test_database  # noqa: E402
 from config.celery import app  # noqa: E402
-from games.dealing import start_game  # noqa: E402
 from games.models import Game, Notification  # noqa: E402
-from games.services import play_moves  # noqa: E402
-from games.store import engine_game  # noqa: E402
+from games.play.dealing import start_game  # noqa: E402
+from games.play.services import play_moves  # noqa: E402
+from games.play.store import engine_game  # noqa: E402
 
 
 class Inbox:

@@ -100,8 +100,8 @@ def ends_turn(move: str) -> bool:
 def play_to(game: Game, moves: list[str], ply: int) -> None:
     """Bring ``game`` to ``ply`` moves of ``moves`` through the service, a turn per call
     (untimed set-up)."""
-    from games.services import play_moves
-    from games.store import engine_game
+    from games.play.services import play_moves
+    from games.play.store import engine_game
 
     game.refresh_from_db()
     position = engine_game(game).position.copy()

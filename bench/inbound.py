@@ -60,10 +60,10 @@ from django.db import connection, transaction  # noqa: E402
 from accounts.services import update_profile  # noqa: E402
 from bench.harness import ROOT, database, median_ms, percentile_ms, test_database  # noqa: E402
 from config.celery import app  # noqa: E402
-from games.dealing import announce, start_game  # noqa: E402
 from games.engine import bots  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.store import engine_game  # noqa: E402
+from games.play.dealing import announce, start_game  # noqa: E402
+from games.play.store import engine_game  # noqa: E402
 from mailplay.smtp import Receiver  # noqa: E402
 from tests.service.mailbox import reply  # noqa: E402
 

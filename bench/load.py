@@ -278,7 +278,7 @@ def make_players(count: int) -> list[Player]:
     from django.contrib.auth.models import User
 
     from accounts.models import ApiToken
-    from games.dealing import start_game
+    from games.play.dealing import start_game
 
     players = []
     for i in range(count):

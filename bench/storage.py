@@ -4,7 +4,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rbank python bench/storage.py
 
 Plays ``--games`` complete games through the services, as players would: each is a
-challenge accepted (``games.challenges``), then played to its end a turn per request
+challenge accepted (``games.lobby.challenges``), then played to its end a turn per request
 (``services.play_moves``), the
 moves of a turn chosen uniformly among the legal ones, as bench/engine.py's random
 games are. Every e-mail the games write goes through the outbox and is sent (to
@@ -40,11 +40,11 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.services import profile_of  # noqa: E402
-from games import retention  # noqa: E402
-from games.challenges import accept_challenge, create_challenge  # noqa: E402
+from games.lobby.challenges import accept_challenge, create_challenge  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.services import play_moves  # noqa: E402
-from games.store import engine_game  # noqa: E402
+from games.play import retention  # noqa: E402
+from games.play.services import play_moves  # noqa: E402
+from games.play.store import engine_game  # noqa: E402
 
 APPS = ("games_", "accounts_")
 

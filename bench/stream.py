@@ -51,10 +51,10 @@ from django.db import connection  # noqa: E402
 
 from accounts.services import create_token  # noqa: E402
 from bench.harness import ROOT, database, median_ms, percentile_ms, test_database  # noqa: E402
-from games.dealing import announce, start_game  # noqa: E402
 from games.engine import bots  # noqa: E402
-from games.services import play_moves  # noqa: E402
-from games.store import engine_game  # noqa: E402
+from games.play.dealing import announce, start_game  # noqa: E402
+from games.play.services import play_moves  # noqa: E402
+from games.play.store import engine_game  # noqa: E402
 
 PATH = "/api/v1/stream/events/"
 

@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A game page's poll that finds nothing new: answered from the cache, no query.
-    "games.poll.IdlePollMiddleware",
+    "games.pages.poll.IdlePollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The browser's language; a signed-in player's own choice overrides it (below).
     "django.middleware.locale.LocaleMiddleware",
@@ -228,7 +228,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@l
 #: Seconds the SMTP connection waits on the server (each connect, read or write): a
 #: hung server fails the attempt instead of holding the worker past its claim's lease.
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "30"))
-# The outbox (games/notifications.py): an e-mail has at most EMAIL_MAX_ATTEMPTS
+# The outbox (games/notify/notifications.py): an e-mail has at most EMAIL_MAX_ATTEMPTS
 # attempts; after the n-th failed one it waits EMAIL_RETRY_BACKOFF * 2**(n-1) seconds,
 # at most EMAIL_RETRY_BACKOFF_MAX, then the minute sweep queues it again. A permanent
 # refusal (5xx) fails it at once.
@@ -237,7 +237,7 @@ EMAIL_RETRY_BACKOFF = int(os.environ.get("EMAIL_RETRY_BACKOFF", "60"))
 EMAIL_RETRY_BACKOFF_MAX = int(os.environ.get("EMAIL_RETRY_BACKOFF_MAX", "3600"))
 if not 1 <= EMAIL_MAX_ATTEMPTS <= 1000:  # Notification.attempts is a small integer
     raise ImproperlyConfigured("EMAIL_MAX_ATTEMPTS must be from 1 to 1000")
-#: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/retention.py).
+#: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/play/retention.py).
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
 if RETENTION_DAYS < 1:
     raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
@@ -250,7 +250,7 @@ if EVENT_RETENTION_DAYS < 1:
     raise ImproperlyConfigured("EVENT_RETENTION_DAYS must be at least 1")
 STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"))
 #: A player counts as looking at a game this long after its page, a poll of it or its
-#: stream last said so; meanwhile no "your turn" e-mail is sent for it (games/presence.py).
+#: stream last said so; meanwhile no "your turn" e-mail is sent for it (games/play/presence.py).
 PRESENCE_SECONDS = int(os.environ.get("PRESENCE_SECONDS", "180"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
 #: How often each web process checks that its streams' credentials still hold (a revoked

@@ -6,7 +6,8 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from accounts import views as account_views
-from games import api, stream_views
+from games.api import games as api
+from games.api import stream as stream_views
 from webhooks import api as webhooks_api
 
 from . import health, views

@@ -1,7 +1,7 @@
 """The admin, for support staff: find a game, a challenge, a failed e-mail.
 
 Games and everything about them are read-only here: every change to a game goes
-through ``games.services`` (version, log, clocks and e-mails move together), never a
+through ``games.play.services`` (version, log, clocks and e-mails move together), never a
 form. While a game is played its deal seed and its engine state (the hidden cards,
 the priority slips a classic game keeps secret) are shown to nobody, superusers
 included; support staff read its export, as the players do. Once it is over the seed
@@ -21,10 +21,7 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from lib.admin import changelist_link, link
-from lib.naming import site_name
-
-from .models import (
+from games.models import (
     Challenge,
     ChallengeSeat,
     Event,
@@ -37,8 +34,10 @@ from .models import (
     Rating,
     Seat,
 )
-from .selectors import export_game, game_record
-from .store import engine_game
+from games.play.selectors import export_game, game_record
+from games.play.store import engine_game
+from lib.admin import changelist_link, link
+from lib.naming import site_name
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
@@ -224,7 +223,7 @@ class MessageAdmin(ReadOnlyAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(ReadOnlyAdmin):
-    """Ratings move only when a rated game ends (games.ratings): read-only here."""
+    """Ratings move only when a rated game ends (games.lobby.ratings): read-only here."""
 
     list_display = ["id", "user", "family", "rating", "deviation", "games", "wins", "losses"]
     list_filter = ["family"]

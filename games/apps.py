@@ -14,27 +14,29 @@ class GamesConfig(AppConfig):
         from accounts.signals import account_deleting, player_blocked, vacation_started
 
         # Register the tasks in every process, the web's too: the outbox queues them
-        # by name (games.notifications.dispatch) and never imports them itself.
-        from . import tasks  # noqa: F401
-        from .challenges import withdraw_challenges
-        from .models import Game
-        from .poll import game_changed
-        from .services import resign_every_game
-        from .stream import credentials_changed
-        from .vacations import pause_clocks
+        # by name (games.notify.notifications.dispatch) and never imports them itself.
+        from games import tasks  # noqa: F401
+        from games.feed.stream import credentials_changed
+        from games.lobby.challenges import withdraw_challenges
+        from games.models import Game
+        from games.pages.poll import game_changed
+        from games.play.services import resign_every_game
+        from games.play.vacations import pause_clocks
 
         # A game's new version reaches the cache its pages' polls read.
-        post_save.connect(game_changed, sender=Game, dispatch_uid="games.poll.game_changed")
+        post_save.connect(game_changed, sender=Game, dispatch_uid="games.pages.poll.game_changed")
         # What an account tells the games (accounts never imports games).
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")
         player_blocked.connect(withdraw_challenges, dispatch_uid="games.withdraw_challenges")
         # A revoked token, a deleted or changed account, a logout: the event streams
-        # they signed in are checked at once, in every web process (games/stream.py).
+        # they signed in are checked at once, in every web process (games/feed/stream.py).
         for signal, sender, uid in (
             (post_delete, ApiToken, "token_deleted"),
             (post_delete, User, "user_deleted"),
             (post_save, User, "user_saved"),
             (user_logged_out, None, "logged_out"),
         ):
-            signal.connect(credentials_changed, sender=sender, dispatch_uid=f"games.stream.{uid}")
+            signal.connect(
+                credentials_changed, sender=sender, dispatch_uid=f"games.feed.stream.{uid}"
+            )

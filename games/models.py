@@ -1,6 +1,6 @@
 """Games, challenges, matches and the outbox.
 
-A game row keeps the rules engine's own state (``games.store``): its snapshot while
+A game row keeps the rules engine's own state (``games.play.store``): its snapshot while
 it is played (one row read, whatever the length of the game), its record in the
 engine's compact encoding once it is over. Both hold hidden cards: they never leave
 the server except through the engine's per-seat views.
@@ -21,13 +21,12 @@ from django.utils.translation import pgettext_lazy
 from accounts.bots import level_of
 from games.engine import Rules
 from games.engine.rules import rules_from_document
-
-from . import clocks
-from .rules_catalog import option_label, preset_name
+from games.lobby.rules_catalog import option_label, preset_name
+from games.play import clocks
 
 
 class TimeControlFields(models.Model):
-    """The time control chosen at the challenge (games.clocks)."""
+    """The time control chosen at the challenge (games.play.clocks)."""
 
     time_control = models.CharField(_("time control"), max_length=16, default=clocks.PER_TURN)
     days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
@@ -257,7 +256,7 @@ class Game(Seated, RulesFields, TimeControlFields):
     seed_hash = models.CharField(_("seed hash"), max_length=64)
     #: While the game is played, the engine's snapshot (``games.engine.Game.snapshot``):
     #: the position, the turns, the counts and the record's encoding so far. It holds
-    #: the hidden cards: referee only. None once the game is over (``games.store``).
+    #: the hidden cards: referee only. None once the game is over (``games.play.store``).
     state = models.JSONField(_("state"), null=True, blank=True)
     #: Once the game is over, its record in the engine's compact encoding
     #: (``games.engine.encoding``): the whole game replays from it.
@@ -270,14 +269,14 @@ class Game(Seated, RulesFields, TimeControlFields):
     to_move = models.CharField(_("to move"), max_length=1, default="A")
     #: How a finished game ended (games.engine: cards, stalemate, agreed, resigned...).
     ending = models.CharField(_("ending"), max_length=16, blank=True)
-    #: Copied from the engine by ``games.store.keep`` for lists and queries (with the
+    #: Copied from the engine by ``games.play.store.keep`` for lists and queries (with the
     #: seats' own copies): the number of entries in the record, the winner's letter (""
     #: for none: a stalemate, or a forfeit with three seats).
     ply = models.PositiveIntegerField(_("ply"), default=0)
     winner = models.CharField(_("winner"), max_length=1, blank=True)
     #: The seat that resigned or ran out of time (R8.6), or "".
     forfeiter = models.CharField(_("forfeiter"), max_length=1, blank=True)
-    #: Whether its end changes the players' ratings (``games.ratings``).
+    #: Whether its end changes the players' ratings (``games.lobby.ratings``).
     rated = models.BooleanField(_("rated"), default=False)
     #: Anyone may watch a public game, from the spectator's seat (no hidden card, no
     #: message while it is played: docs/spectators.md); a private one is its players'.
@@ -357,14 +356,14 @@ class Seat(SeatFields):
     )
     #: Time-bank control: the seat's time left when its turn starts.
     bank = models.DurationField(_("bank"), null=True, blank=True)
-    #: Copied from the engine by ``games.store.keep``: the seat's wrong Stop! calls
+    #: Copied from the engine by ``games.play.store.keep``: the seat's wrong Stop! calls
     #: (R7.5), its place in a pending stalemate offer (0: it offered; 1, 2: it agreed),
     #: and its points once the game is over.
     wrong_calls = models.PositiveSmallIntegerField(_("wrong calls"), default=0)
     offer = models.PositiveSmallIntegerField(_("offer"), null=True, blank=True)
     score = models.IntegerField(_("score"), null=True, blank=True)
     #: Play this game by mail (True), by notices only (False), or as the player's
-    #: preference says (None): ``games.mail_play.plays_by_mail``.
+    #: preference says (None): ``games.notify.mail_play.plays_by_mail``.
     play_by_mail = models.BooleanField(_("play by mail"), null=True, blank=True)
 
     class Meta:
@@ -431,7 +430,7 @@ class Message(models.Model):
 
 
 class Rating(models.Model):
-    """A player's Glicko-2 rating in one family of rules (``games.ratings``), and their
+    """A player's Glicko-2 rating in one family of rules (``games.lobby.ratings``), and their
     record of rated games in it."""
 
     user = models.ForeignKey(
@@ -440,7 +439,7 @@ class Rating(models.Model):
         related_name="ratings",
         verbose_name=_("user"),
     )
-    #: ``games.ratings.FAMILIES``: standard, one-pack, three-player, foster.
+    #: ``games.lobby.ratings.FAMILIES``: standard, one-pack, three-player, foster.
     family = models.CharField(_("family"), max_length=16)
     rating = models.FloatField(_("rating"), default=1500.0)
     deviation = models.FloatField(_("deviation"), default=350.0)
@@ -465,7 +464,7 @@ class Rating(models.Model):
 
 
 class IdempotentRequest(models.Model):
-    """A write with an ``Idempotency-Key`` (``games/writes.py``): a retry gets the
+    """A write with an ``Idempotency-Key`` (``games/api/writes.py``): a retry gets the
     stored answer, and nothing is done again."""
 
     user = models.ForeignKey(
@@ -511,10 +510,10 @@ class Challenge(RulesFields, TimeControlFields):
     token = models.CharField(_("token"), max_length=64, unique=True)
     #: Play a match to this many points (R8.7), or a single game when null.
     match_target = models.PositiveIntegerField(_("match target"), null=True, blank=True)
-    #: Whether its games change the players' ratings (``games.ratings``).
+    #: Whether its games change the players' ratings (``games.lobby.ratings``).
     rated = models.BooleanField(_("rated"), default=True)
     #: An open challenge's rating range: only players whose rating in its family
-    #: (``games.ratings.FAMILIES``) lies within it see it and may accept it.
+    #: (``games.lobby.ratings.FAMILIES``) lies within it see it and may accept it.
     min_rating = models.PositiveSmallIntegerField(_("min rating"), null=True, blank=True)
     max_rating = models.PositiveSmallIntegerField(_("max rating"), null=True, blank=True)
     rating_family = models.CharField(_("rating family"), max_length=16, blank=True)
@@ -646,7 +645,7 @@ class Notification(models.Model):
         #: Given up: a permanent refusal, or every attempt failed.
         FAILED = "failed", pgettext_lazy("e-mail status", "Failed")
         #: Not sent: the turn it announced was over before it went out, or its player
-        #: was looking at the game when it was to go (games.presence).
+        #: was looking at the game when it was to go (games.play.presence).
         OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
 
     #: The player told, or None for an invitee without an account (``email`` only).
@@ -705,7 +704,7 @@ class Notification(models.Model):
 
 class Event(models.Model):
     """Something that happened, as one player is told it: what the event stream
-    (``games.stream``) and the webhooks carry. Written in the transaction of what it
+    (``games.feed.stream``) and the webhooks carry. Written in the transaction of what it
     tells, published once that commits; kept ``settings.EVENT_RETENTION_DAYS`` for
     clients that reconnect with ``Last-Event-ID``. ``data`` holds nothing hidden: moves
     as played (which every seat saw), never a face-down card."""

@@ -11,7 +11,7 @@ game ends first); any other (written while waiting, or after the game) is told a
 by e-mail and in the event stream. Every message is also an event at once, so pages and
 programs show it as it comes. ``deliver`` marks what has been told.
 
-This module writes inside a service's transaction (``games.services`` holds the game's
+This module writes inside a service's transaction (``games.play.services`` holds the game's
 row lock): it never locks a game itself.
 """
 
@@ -30,11 +30,11 @@ from django.utils.translation import gettext as _
 
 from accounts.conduct import blocked_ids, blockers_of, report
 from accounts.models import Report
+from games.feed import events
+from games.models import SEATS, Game, Message
+from games.pages import poll
+from games.play.selectors import messages_for
 from lib.errors import ServiceError
-
-from . import events, poll
-from .models import SEATS, Game, Message
-from .selectors import messages_for
 
 #: The longest message, in characters: a note with a move, not a letter.
 MAX_LENGTH = 500
@@ -106,7 +106,7 @@ def store(game: Game, seat: int, user: User, text: str, *, ply: int, told: bool)
     message = Message.objects.create(
         game=game, author=user, seat=game.letters[seat], text=text, ply=ply, delivered=told
     )
-    # Read under the row lock: the poll's stamp (games.poll) moves on by one.
+    # Read under the row lock: the poll's stamp (games.pages.poll) moves on by one.
     game.message_count += 1
     Game.objects.filter(pk=game.pk).update(message_count=F("message_count") + 1)
     poll.messages_changed(game.pk, game.message_count)

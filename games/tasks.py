@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import bots, notifications, retention, sweep
-from .models import Notification
+from games.computer import bots
+from games.models import Notification
+from games.notify import notifications
+from games.play import retention, sweep
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]

@@ -3,7 +3,7 @@ games, players (blocking and reporting them), rules; and the calendar feed."""
 
 from django.urls import path
 
-from . import views
+from games.pages import views
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),

@@ -1,7 +1,7 @@
 """Log lines that read as ``event key=value ...``: short, and easy to grep or parse.
 
-Each module logs to its own logger (``logging.getLogger(__name__)``: ``games.services``,
-``games.stops``...); the settings' LOGGING sends them all to the console at
+Each module logs to its own logger (``logging.getLogger(__name__)``: ``games.play.services``,
+``games.play.stops``...); the settings' LOGGING sends them all to the console at
 ``LOG_LEVEL``.
 """
 
@@ -40,7 +40,7 @@ def not_a_health_check(record: logging.LogRecord) -> bool:
     return getattr(getattr(record, "request", None), "path", None) != "/healthz"
 
 
-#: The signature of a play-by-mail reply or bounce address (games.mail_play): the last
+#: The signature of a play-by-mail reply or bounce address (games.notify.mail_play): the last
 #: part of its local part, 16 base32 letters.
 _SIGNATURE = re.compile(r"\b((?:play|bounce)\+[0-9a-z.]*\.)[a-z2-7]{16}\b", re.IGNORECASE)
 

@@ -333,8 +333,8 @@ def _challenge_rules(challenge: dict[str, Any]) -> None:
     """What the engine declares, in the challenge's schema: each rule option with the
     values it takes, and who a three-player preset (G3) names: both opponents, or open
     (never an e-mail address); a two-player preset names no second opponent."""
-    from games import rules_catalog
     from games.engine import PRESETS
+    from games.lobby import rules_catalog
 
     challenge["properties"]["options"] = {
         "type": "object",

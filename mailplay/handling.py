@@ -29,10 +29,10 @@ from django.db.models import F, Q
 from django.utils import timezone, translation
 
 from accounts.services import language_of, mail_bounced, verified_address
-from games import services, stalemate, stops
-from games.mail_play import BounceAddress, ReplyAddress, address_label, read_address
 from games.models import SEATS, Game, Notification
-from games.notifications import dispatch, notify, send
+from games.notify.mail_play import BounceAddress, ReplyAddress, address_label, read_address
+from games.notify.notifications import dispatch, notify, send
+from games.play import services, stalemate, stops
 from lib.errors import ServiceError
 from lib.logs import fields
 
@@ -302,7 +302,7 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
                 return Result(Outcome.ACTED, word, player, game, answer)
             case Unreadable(why):
                 # In English, and as marked for the answer to say it in the player's
-                # language (games.notifications.email_context translates it).
+                # language (games.notify.notifications.email_context translates it).
                 answer["why"] = why
                 answer["why_message"] = command.message
                 answer["why_params"] = command.params

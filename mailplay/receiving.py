@@ -20,8 +20,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.mail_play import address_label, read_address
-from games.notifications import dispatch
+from games.notify.mail_play import address_label, read_address
+from games.notify.notifications import dispatch
 from lib.logs import fields
 
 from .models import InboundMail

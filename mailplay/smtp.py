@@ -24,7 +24,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from django.conf import settings
 from django.db import connection
 
-from games.mail_play import Tampered, address_label, read_address
+from games.notify.mail_play import Tampered, address_label, read_address
 from lib.logs import fields
 
 from .receiving import STORED, THROTTLED, Receipt, receive

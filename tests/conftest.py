@@ -36,7 +36,7 @@ def english() -> Iterator[None]:
 def events_match_their_schemas() -> Iterator[None]:
     """Every event a test writes, in this process, is checked against its kind's JSON
     Schema (docs/api-events.md): a test that writes one that departs from it fails."""
-    from games.events import event_recorded
+    from games.feed.events import event_recorded
     from tests.event_schemas import problems
 
     found: list[str] = []
@@ -50,6 +50,6 @@ def events_match_their_schemas() -> Iterator[None]:
         yield
     finally:
         event_recorded.disconnect(dispatch_uid="tests.events_match_their_schemas")
-    assert not found, "events that depart from their schema (games/event_schemas.py):\n" + (
+    assert not found, "events that depart from their schema (games/feed/schemas.py):\n" + (
         "\n".join(found)
     )

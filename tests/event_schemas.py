@@ -1,4 +1,4 @@
-"""An event checked against its kind's JSON Schema (``games.event_schemas``), as a client
+"""An event checked against its kind's JSON Schema (``games.feed.schemas``), as a client
 reads it: its JSON, times as text."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from jsonschema import Draft202012Validator, FormatChecker
 
-from games.event_schemas import SCHEMAS
+from games.feed.schemas import SCHEMAS
 
 #: jsonschema checks no date-time without an extra package: the ISO 8601 the API writes.
 FORMATS = FormatChecker(formats=())

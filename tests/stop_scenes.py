@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 
-from games.dealing import start_game
 from games.engine import IllegalMove, Position, deal, turn_violations
 from games.models import Game, StopMode
-from games.services import play_moves
+from games.play.dealing import start_game
+from games.play.services import play_moves
 
 Codes = Sequence[str | None]
 

@@ -10,8 +10,8 @@ from games.engine import Game as EngineGame
 from games.engine import Position, from_document, to_document
 from games.management.commands.verify_games import differs
 from games.models import Game
-from games.selectors import last_turn, move_log
-from games.store import engine_game, seed_of, stop_mode_of
+from games.play.selectors import last_turn, move_log
+from games.play.store import engine_game, seed_of, stop_mode_of
 
 #: A hand-made table where a stalemate is no draw: alice (A) to move, her count 6 (two
 #: reserve cards, a hand and a waste card), bob's 2; a stalemate now scores bob 4 (R8.3).

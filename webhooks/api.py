@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.events import KINDS
+from games.feed.events import KINDS
 from lib import fields
 from lib.api import player_of
 from lib.openapi import NO_BODY, errors

@@ -4,7 +4,7 @@ from django.apps import AppConfig
 class WebhooksConfig(AppConfig):
     """Webhooks: a player's events POSTed, signed, to the URLs they register
     (docs/webhooks.md). Built on top of ``games``, which never imports it: the
-    deliveries are queued by a receiver of ``games.events.event_recorded``."""
+    deliveries are queued by a receiver of ``games.feed.events.event_recorded``."""
 
     name = "webhooks"
     default_auto_field = "django.db.models.BigAutoField"
@@ -12,7 +12,7 @@ class WebhooksConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
-        from games.events import event_recorded
+        from games.feed.events import event_recorded
 
         # Registered in every process: the outbox queues them by name.
         from . import tasks  # noqa: F401

@@ -33,8 +33,8 @@ from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.notifications import dispatch, lease, notify
-from games.retention import delete_in_batches
+from games.notify.notifications import dispatch, lease, notify
+from games.play.retention import delete_in_batches
 from lib.logs import fields
 
 from . import addresses, signing

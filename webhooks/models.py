@@ -24,7 +24,7 @@ class Webhook(models.Model):
         verbose_name=_("user"),
     )
     url = models.CharField(_("URL"), max_length=2000)
-    #: The event kinds delivered (``games.events.KINDS``), at least one.
+    #: The event kinds delivered (``games.feed.events.KINDS``), at least one.
     kinds = models.JSONField(_("kinds"), default=list)
     #: Signs every delivery (``webhooks.signing``); kept, as signing needs it, and shown
     #: to its owner only when made or replaced.

@@ -1,6 +1,6 @@
 """The webhooks' outbox: deliveries written in the transaction of their events.
 
-``games.events`` sends ``event_recorded`` inside the transaction that wrote the
+``games.feed.events`` sends ``event_recorded`` inside the transaction that wrote the
 events; ``queue_deliveries`` writes there one ``Delivery`` per event and active
 webhook of the event's player that wants its kind, so a delivery exists exactly when
 its event has committed. Once the transaction commits, each webhook's delivery task
@@ -26,7 +26,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from games.models import Event
-from games.notifications import dispatch
+from games.notify.notifications import dispatch
 
 from .models import Delivery, Webhook
 
@@ -35,7 +35,7 @@ DELIVER = "webhooks.tasks.deliver"
 
 
 def queue_deliveries(sender: Any, events: Iterable[Event], **kwargs: Any) -> list[Delivery]:
-    """Receiver of ``games.events.event_recorded``: queue the deliveries of ``events``."""
+    """Receiver of ``games.feed.events.event_recorded``: queue the deliveries of ``events``."""
     by_user: dict[int, list[Event]] = defaultdict(list)
     for event in events:
         by_user[event.user_id].append(event)

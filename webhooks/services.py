@@ -12,8 +12,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.events import KINDS
-from games.notifications import dispatch
+from games.feed.events import KINDS
+from games.notify.notifications import dispatch
 from lib.errors import ServiceError
 
 from . import addresses

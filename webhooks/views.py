@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.events import KINDS
+from games.feed.events import KINDS
 from lib.errors import ServiceError
 
 from . import services

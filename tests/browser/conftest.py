@@ -13,8 +13,8 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, ConsoleMessage, Error, Page, sync_playwright
 
-from games.dealing import start_game
 from games.models import Game
+from games.play.dealing import start_game
 from tests.stored import place
 
 # Playwright's sync API runs an event loop in the test's thread; the ORM calls the

@@ -14,10 +14,10 @@ import pytest
 from django.db import transaction
 from playwright.sync_api import Browser, Page
 
-from games.dealing import start_game
 from games.models import Game
-from games.notifications import notify
-from games.services import resign
+from games.notify.notifications import notify
+from games.play.dealing import start_game
+from games.play.services import resign
 from tests.service.smtp import Inbox, smtp_inbox, text_of
 from tests.stored import place
 

@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
 from accounts.services import create_token
-from games.dealing import start_game
+from games.play.dealing import start_game
 from tests.service.conftest import mover_and_other, whole_turn
 from tests.service.web import web_server
 

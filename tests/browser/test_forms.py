@@ -10,10 +10,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import Page
 
-from games.challenges import create_challenge
-from games.dealing import start_game
-from games.services import resign, write_message
-from games.stalemate import offer_stalemate
+from games.lobby.challenges import create_challenge
+from games.play.dealing import start_game
+from games.play.services import resign, write_message
+from games.play.stalemate import offer_stalemate
 from tests.stop_scenes import classic_game
 
 from .conftest import Console, sign_in

@@ -7,8 +7,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games.dealing import start_game
 from games.models import Game
+from games.play.dealing import start_game
 from tests.stored import current_turn_of
 
 from .conftest import Console, screenshot, sign_in

@@ -8,9 +8,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games.dealing import start_game
 from games.models import Game
-from games.stalemate import offer_stalemate
+from games.play.dealing import start_game
+from games.play.stalemate import offer_stalemate
 from tests.service.conftest import mover_and_other, play_turn
 from tests.stored import last_turn_of, place, position_of
 

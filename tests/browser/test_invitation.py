@@ -10,7 +10,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games.challenges import create_challenge
+from games.lobby.challenges import create_challenge
 from games.models import Game
 
 from .conftest import PASSWORD, Console, assert_fits, screenshot

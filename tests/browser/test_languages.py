@@ -16,8 +16,8 @@ from django.utils.translation import gettext
 from playwright.sync_api import Page, expect
 
 from accounts.services import update_profile
-from games.dealing import start_game
 from games.models import Game
+from games.play.dealing import start_game
 from tests.service.conftest import play_turn
 from tests.stored import last_turn_of, place
 

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games import rules_catalog
-from games.dealing import start_game
+from games.lobby import rules_catalog
 from games.models import Challenge, Game
-from games.services import resign
+from games.play.dealing import start_game
+from games.play.services import resign
 
 from .conftest import Console, assert_fits, screenshot, sign_in
 

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games.dealing import start_game
 from games.models import Game
-from games.services import resign
-from games.stalemate import answer_stalemate, offer_stalemate
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
 from tests.stored import UNEVEN_COUNTS, place
 
 from .conftest import Console, screenshot, sign_in

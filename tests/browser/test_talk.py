@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Dialog, Page, expect
 
 from accounts.models import Report
-from games.dealing import start_game
 from games.models import Game, Message
+from games.play.dealing import start_game
 from tests.service.web import web_server
 
 from .conftest import Console, assert_fits, screenshot, sign_in

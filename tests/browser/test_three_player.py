@@ -8,9 +8,9 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from games.dealing import start_game
 from games.engine import to_document
 from games.models import Game
+from games.play.dealing import start_game
 from tests.engine.test_three_player import numbered, three
 from tests.stored import last_turn_of, place
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.services import update_profile
-from games.dealing import start_game
 from games.models import Game
+from games.play.dealing import start_game
 
 from .conftest import Console, sign_in
 

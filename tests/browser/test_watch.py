@@ -10,8 +10,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 
-from games.dealing import start_game
 from games.models import Game
+from games.play.dealing import start_game
 from tests.hidden_cards import assert_hides
 from tests.service.conftest import play_turn
 from tests.stored import position_of

@@ -14,15 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import (
-    IllegalMove,
-    Position,
-    deal,
-    dumps,
-    from_document,
-    replay,
-    to_document,
-)
+from games.engine import IllegalMove, Position, deal, dumps, from_document, replay, to_document
 from games.engine.selfplay import selfplay
 from tests.engine.builders import document
 

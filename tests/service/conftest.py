@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games.dealing import start_game
 from games.models import Game
-from games.services import play_moves
+from games.play.dealing import start_game
+from games.play.services import play_moves
 from tests.stored import position_of
 
 

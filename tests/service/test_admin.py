@@ -19,11 +19,11 @@ from django.urls import reverse
 
 from accounts.conduct import block, never_invite
 from accounts.services import create_token, profile_of
-from games.challenges import create_challenge
-from games.mail_play import ReplyAddress
-from games.matches import start_match
+from games.lobby.challenges import create_challenge
+from games.lobby.matches import start_match
 from games.models import Challenge, Game, Notification, Rating
-from games.services import resign, write_message
+from games.notify.mail_play import ReplyAddress
+from games.play.services import resign, write_message
 from games.talk import report_message
 from mailplay.receiving import receive
 from tests.stop_scenes import classic_game

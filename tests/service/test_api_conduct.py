@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 
 from accounts.conduct import MAX_DETAILS, MAX_REPORTS_PER_DAY
 from accounts.models import Block, Report
-from games.challenges import create_challenge
+from games.lobby.challenges import create_challenge
 from games.models import Challenge, Game
-from games.services import resign, write_message
+from games.play.services import resign, write_message
 
 from .conftest import client_for
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from accounts.conduct import block
 from games import talk
 from games.models import Event, Game, Message
-from games.services import resign, write_message
+from games.play.services import resign, write_message
 
 from .conftest import client_for, mover_and_other, play_turn, whole_turn
 

@@ -20,9 +20,9 @@ from accounts.models import ApiToken
 from bench import api
 from bench.email_latency import CommitClock
 from bench.harness import ends_turn, long_random_game, play_to, random_game
-from games.dealing import start_game
 from games.engine import deal
 from games.models import Game, Notification
+from games.play.dealing import start_game
 
 
 def test_it_plays_the_selfplay_policy_to_the_end() -> None:

@@ -13,8 +13,8 @@ from django.contrib.auth.models import User
 
 from accounts.bots import bot_player
 from accounts.services import create_token, revoke_token
-from games.challenges import create_challenge
 from games.engine import BY_CARDS, BY_STALEMATE, BY_TURN_LIMIT
+from games.lobby.challenges import create_challenge
 from games.models import Game
 
 from .web import web_server

@@ -13,10 +13,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.bots import BOT_PLAYERS, bot_player
-from games.dealing import announce, start_game
 from games.models import Game, Notification, StopMode
-from games.stalemate import offer_stalemate
-from games.sweep import sweep
+from games.play.dealing import announce, start_game
+from games.play.stalemate import offer_stalemate
+from games.play.sweep import sweep
 from tests.stop_scenes import deal_with
 
 from .conftest import client_for, whole_turn
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 
 def human_turn(game: Game, human: User) -> None:
-    from games.services import play_moves
+    from games.play.services import play_moves
 
     game.refresh_from_db()
     play_moves(game_id=game.pk, user=human, moves=whole_turn(game))
@@ -119,7 +119,7 @@ def test_the_strong_bot_calls_stop_on_a_slip(alice: User, run: Callable[..., Any
         if game.user_at(game.letters.index(game.to_move)) == alice:
             break
         game.delete()
-    from games.services import play_moves
+    from games.play.services import play_moves
 
     run(play_moves, game_id=game.pk, user=alice, moves=moves)
     game.refresh_from_db()
@@ -128,8 +128,8 @@ def test_the_strong_bot_calls_stop_on_a_slip(alice: User, run: Callable[..., Any
 
 
 def _log(game: Game) -> list[dict[str, Any]]:
-    from games.selectors import move_log
-    from games.store import engine_game
+    from games.play.selectors import move_log
+    from games.play.store import engine_game
 
     return move_log(engine_game(game))
 
@@ -138,7 +138,7 @@ def test_the_sweep_wakes_a_bot_whose_task_was_lost(
     alice: User, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     bot = bot_player("easy")
-    monkeypatch.setattr("games.bot_wake.dispatch", lambda *args, **kwargs: False)  # lost
+    monkeypatch.setattr("games.computer.bot_wake.dispatch", lambda *args, **kwargs: False)  # lost
     game = run(_dealt, alice, bot, 11)
     game.refresh_from_db()
     if game.to_move == "A":
@@ -153,7 +153,7 @@ def test_the_sweep_wakes_a_bot_whose_task_was_lost(
 
 
 def test_a_task_delivered_twice_plays_once(alice: User, run: Callable[..., Any]) -> None:
-    from games.bots import play_turn
+    from games.computer.bots import play_turn
 
     bot = bot_player("medium")
     game = run(_dealt, alice, bot, 11)

@@ -19,11 +19,11 @@ from accounts.services import (
     start_vacation,
     stop_calendar_link,
 )
-from games.calendar import DEFAULT_ALARM_HOURS
-from games.dealing import start_game
 from games.models import Game
-from games.notifications import game_link
-from games.services import play_moves, resign
+from games.notify.notifications import game_link
+from games.pages.calendar import DEFAULT_ALARM_HOURS
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
 from tests.hidden_cards import CARD_NAME
 
 from .conftest import browser, mover_and_other, play_turn, whole_turn

@@ -13,7 +13,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 from django.test import Client
 
-from games.challenges import accept_challenge, create_challenge
+from games.lobby.challenges import accept_challenge, create_challenge
 from games.models import Challenge, Game
 from lib.errors import ServiceError
 

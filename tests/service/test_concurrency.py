@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games.dealing import start_game
-from games.services import play_moves
+from games.play.dealing import start_game
+from games.play.services import play_moves
 from lib.errors import ServiceError
 from tests.stored import entries_of, position_of
 

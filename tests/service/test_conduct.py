@@ -12,14 +12,14 @@ from accounts.bots import bot_player
 from accounts.conduct import block, blocked_by_me, report_player, unblock
 from accounts.models import Block, ChallengesFrom, Report
 from accounts.services import update_profile
-from games.challenges import (
+from games.lobby.challenges import (
     accept_challenge,
     cancel_challenge,
     challenges_for,
     create_challenge,
 )
-from games.dealing import start_game
 from games.models import Challenge
+from games.play.dealing import start_game
 from lib.errors import ServiceError
 
 pytestmark = pytest.mark.django_db

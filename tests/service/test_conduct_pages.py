@@ -15,9 +15,9 @@ from django.urls import reverse
 from accounts.conduct import MAX_DETAILS, block
 from accounts.models import Block, ChallengesFrom, Report
 from accounts.services import profile_of
-from games.dealing import start_game
 from games.models import Challenge, Game, Message, Rating
-from games.services import write_message
+from games.play.dealing import start_game
+from games.play.services import write_message
 from games.talk import report_message
 
 from .conftest import NEW_GAME_FORM, browser

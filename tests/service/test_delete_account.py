@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
-from games.challenges import create_challenge
-from games.dealing import start_game
+from games.lobby.challenges import create_challenge
 from games.models import Challenge, Game
-from games.services import resign
+from games.play.dealing import start_game
+from games.play.services import resign
 
 from .conftest import browser
 

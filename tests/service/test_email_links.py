@@ -23,11 +23,11 @@ from django.test import Client
 
 from accounts.models import NOTIFICATION_EVENTS
 from accounts.services import start_vacation, update_profile
-from games.dealing import start_game
 from games.models import Game, Notification
-from games.services import resign
-from games.stops import call_stop_on
-from games.sweep import sweep
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stops import call_stop_on
+from games.play.sweep import sweep
 from games.tasks import send_digests
 from tests.stop_scenes import classic_game
 

@@ -13,12 +13,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import update_profile
-from games.challenges import accept_challenge, create_challenge, decline_challenge
-from games.dealing import start_game
+from games.lobby.challenges import accept_challenge, create_challenge, decline_challenge
 from games.models import Game
-from games.services import resign
-from games.stalemate import answer_stalemate, offer_stalemate
-from games.sweep import timeout_game
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.play.sweep import timeout_game
 from tests.stored import UNEVEN_COUNTS, place, position_of
 
 from .conftest import client_for

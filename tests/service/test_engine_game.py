@@ -15,21 +15,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import selectors
-from games.dealing import start_game
-from games.engine import (
-    CLASSIC,
-    REFEREE,
-    Game,
-    GameError,
-    get_rules,
-)
+from games.engine import CLASSIC, REFEREE, Game, GameError, get_rules
 from games.models import Game as GameRow
-from games.services import play_moves, resign
-from games.stalemate import answer_stalemate, offer_stalemate
-from games.stops import call_stop_on
-from games.store import engine_game
-from games.sweep import timeout_game
+from games.play import selectors
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.play.stops import call_stop_on
+from games.play.store import engine_game
+from games.play.sweep import timeout_game
 from lib.errors import ServiceError
 from tests.engine.random_records import a_slip
 from tests.stored import replays

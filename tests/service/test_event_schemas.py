@@ -1,4 +1,4 @@
-"""Each kind of event has one JSON Schema (games/event_schemas.py): every event the
+"""Each kind of event has one JSON Schema (games/feed/schemas.py): every event the
 games write is valid by it (here for every kind, and in every test of the suite by the
 autouse check of tests/conftest.py), and docs/api-events.md lists the same fields."""
 
@@ -12,13 +12,18 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.challenges import accept_challenge, cancel_challenge, create_challenge, decline_challenge
-from games.event_schemas import ABOUT_GAME, ENVELOPE, MESSAGE, SCHEMAS
-from games.events import KINDS
+from games.feed.events import KINDS
+from games.feed.schemas import ABOUT_GAME, ENVELOPE, MESSAGE, SCHEMAS
+from games.lobby.challenges import (
+    accept_challenge,
+    cancel_challenge,
+    create_challenge,
+    decline_challenge,
+)
 from games.models import Event, Game
-from games.services import resign, write_message
-from games.stalemate import offer_stalemate
-from games.stops import call_stop_on
+from games.play.services import resign, write_message
+from games.play.stalemate import offer_stalemate
+from games.play.stops import call_stop_on
 from tests.event_schemas import problems
 from tests.stop_scenes import classic_game
 

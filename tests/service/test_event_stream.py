@@ -22,15 +22,20 @@ from django.utils import timezone
 from accounts.bots import bot_player
 from accounts.models import ApiToken
 from accounts.services import create_token, delete_account, revoke_token
-from games import retention
-from games.challenges import accept_challenge, cancel_challenge, create_challenge, decline_challenge
-from games.dealing import start_game
+from games.api.stream import negotiate, resume_from
 from games.engine import BY_RESIGNATION
+from games.feed.stream import PAGE_SIZE
+from games.lobby.challenges import (
+    accept_challenge,
+    cancel_challenge,
+    create_challenge,
+    decline_challenge,
+)
 from games.models import Event, Game
-from games.services import resign
-from games.stalemate import offer_stalemate
-from games.stream import PAGE_SIZE
-from games.stream_views import negotiate, resume_from
+from games.play import retention
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stalemate import offer_stalemate
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of
 

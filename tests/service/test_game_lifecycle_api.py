@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.engine import from_document, seed_commitment
-from games.matches import start_match
+from games.lobby.matches import start_match
 from games.models import Game, Match
 from tests.stored import position_of
 

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.dealing import start_game
 from games.engine import Position
 from games.models import Game
+from games.play.dealing import start_game
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of
 

@@ -18,10 +18,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games.dealing import start_game
 from games.engine import Position, card_name, deal, get_rules, view
 from games.models import Game
-from games.services import play_moves
+from games.play.dealing import start_game
+from games.play.services import play_moves
 from tests.hidden_cards import card_names_in, face_down_cards, face_up_names, named_face_down
 from tests.stored import current_turn_of, last_turn_of
 

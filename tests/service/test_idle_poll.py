@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from games.models import Game
-from games.stalemate import offer_stalemate
-from games.sweep import timeout_game
+from games.play.stalemate import offer_stalemate
+from games.play.sweep import timeout_game
 
 from .conftest import browser, mover_and_other, play_turn
 

@@ -12,9 +12,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.models import InvitationOptOut
-from games.challenges import create_challenge
+from games.lobby.challenges import create_challenge
 from games.models import Challenge, Notification
-from games.notifications import notify
+from games.notify.notifications import notify
 from games.tasks import send_notification
 from lib.errors import ServiceError
 

@@ -20,9 +20,9 @@ from django.utils.translation import gettext, pgettext
 from accounts.services import language_of, profile_of, update_profile
 from games.engine import GameError
 from games.models import Game
-from games.notifications import deadline_words
-from games.services import refused
-from games.stalemate import answer_stalemate, offer_stalemate
+from games.notify.notifications import deadline_words
+from games.play.services import refused
+from games.play.stalemate import answer_stalemate, offer_stalemate
 from tests.stored import UNEVEN_COUNTS, place, position_of
 
 from .conftest import browser, client_for, mover_and_other, play_turn

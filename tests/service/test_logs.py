@@ -19,12 +19,12 @@ from django.core import mail
 from django.test import Client
 
 from config.settings import env_addresses
-from games.dealing import start_game
 from games.models import Game, Notification
-from games.notifications import send
-from games.stalemate import answer_stalemate, offer_stalemate
-from games.stops import call_stop_on
-from games.sweep import sweep
+from games.notify.notifications import send
+from games.play.dealing import start_game
+from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.play.stops import call_stop_on
+from games.play.sweep import sweep
 from lib.errors import ServiceError
 from lib.logs import fields
 from tests.stop_scenes import classic_game
@@ -60,7 +60,7 @@ def test_it_logs_a_refused_move_at_info_with_its_code(
     code = answer.json()["error"]
     assert answer.status_code == 409
     refused = [r for r in caplog.records if r.getMessage().startswith("refused ")]
-    assert [(r.name, r.levelno) for r in refused] == [("games.services", logging.INFO)] * 2
+    assert [(r.name, r.levelno) for r in refused] == [("games.play.services", logging.INFO)] * 2
     assert refused[0].getMessage() == (
         f"refused action=move game={game.pk} user={mover.username} code={code} move=H1-H1 index=0"
     )
@@ -80,10 +80,10 @@ def test_it_logs_a_timeout_and_the_game_it_ends(
     ):
         assert sweep()["timed_out"] == 1
     game.refresh_from_db()
-    assert lines(caplog, "games.sweep") == [
+    assert lines(caplog, "games.play.sweep") == [
         f"timeout game={game.pk} seat={game.to_move} deadline=2026-11-26T09:00:00+00:00"
     ]
-    over = lines(caplog, "games.services")
+    over = lines(caplog, "games.play.services")
     assert len(over) == 1 and over[0].startswith(
         f"game over game={game.pk} status=won ending=timeout score="
     )
@@ -97,12 +97,12 @@ def test_it_logs_a_stalemate_offered_answered_and_agreed(
         with pytest.raises(ServiceError):
             offer_stalemate(game_id=game.pk, user=alice)
         answer_stalemate(game_id=game.pk, user=bob, accept=True)
-    assert lines(caplog, "games.stalemate") == [
+    assert lines(caplog, "games.play.stalemate") == [
         f"stalemate offered game={game.pk} seat=A",
         f"refused action=stalemate-offer game={game.pk} user=alice code=ALREADY_OFFERED",
         f"stalemate answered game={game.pk} seat=B accept=True",
     ]
-    assert lines(caplog, "games.services") == [
+    assert lines(caplog, "games.play.services") == [
         f"game over game={game.pk} status=stalemate ending=agreed score=0,0",
     ]
 
@@ -116,7 +116,7 @@ def test_it_logs_stop_calls_right_and_wrong(
         with pytest.raises(ServiceError):
             call_stop_on(game_id=game.pk, user=caller, move_number=1)  # move 1 was clean
         outcome = call_stop_on(game_id=game.pk, user=caller, move_number=2)
-    wrong, right = lines(caplog, "games.stops")
+    wrong, right = lines(caplog, "games.play.stops")
     assert wrong == (
         f"refused action=stop game={game.pk} user={caller.username} code=WRONG_STOP "
         "wrong_calls=1 turn_lost=False"
@@ -134,10 +134,10 @@ def test_it_warns_when_an_e_mail_cannot_be_sent(
     row = Notification.objects.create(user=bob, email=bob.email, kind="stalemate_offer", game=game)
     with caplog.at_level(logging.INFO, logger="games"):
         assert send(row.pk) is False  # it waits for its next attempt
-    (line,) = lines(caplog, "games.notifications")
+    (line,) = lines(caplog, "games.notify.notifications")
     assert line.startswith(f"e-mail failed id={row.pk} kind=stalemate_offer attempt=1 error=")
     assert "ConnectionRefusedError" in line
-    assert [r.levelno for r in caplog.records if r.name == "games.notifications"] == [
+    assert [r.levelno for r in caplog.records if r.name == "games.notify.notifications"] == [
         logging.WARNING
     ]
 
@@ -186,9 +186,9 @@ def run_django(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_it_logs_the_apps_events_on_the_console_at_the_level_asked() -> None:
-    code = "logging.getLogger('games.services').info('refused action=move code=S4')"
+    code = "logging.getLogger('games.play.services').info('refused action=move code=S4')"
     shown = run_django(code)
     assert shown.returncode == 0, shown.stderr
-    assert shown.stderr.strip().endswith("INFO games.services refused action=move code=S4")
+    assert shown.stderr.strip().endswith("INFO games.play.services refused action=move code=S4")
     quiet = run_django(code, LOG_LEVEL="warning")
     assert quiet.returncode == 0 and quiet.stderr == ""

@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from accounts.services import update_profile
 from config.run import _env as make_run_environment
-from games.dealing import start_game
-from games.mail_play import ReplyAddress
 from games.models import Game, Message
+from games.notify.mail_play import ReplyAddress
+from games.play.dealing import start_game
 from mailplay import authentication
 from mailplay.handling import sweep
 from mailplay.models import InboundMail

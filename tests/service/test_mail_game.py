@@ -20,11 +20,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.services import update_profile
-from games.dealing import announce, start_game
 from games.engine import bots
-from games.mail_play import ReplyAddress, read_address
 from games.models import Game
-from games.store import engine_game
+from games.notify.mail_play import ReplyAddress, read_address
+from games.play.dealing import announce, start_game
+from games.play.store import engine_game
 from mailplay.models import InboundMail
 
 from .conftest import wait_until

@@ -16,9 +16,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from accounts.services import update_profile
-from games.dealing import start_game
-from games.mail_play import ReplyAddress, read_address
 from games.models import Game, Message
+from games.notify.mail_play import ReplyAddress, read_address
+from games.play.dealing import start_game
 from mailplay.models import InboundMail
 
 from .conftest import wait_until

@@ -15,7 +15,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from games.engine import deal, to_document
 from games.models import Game
-from games.store import engine_game
+from games.play.store import engine_game
 
 BEFORE = [("games", "0009_outbox_ply")]
 

@@ -10,15 +10,15 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.services import update_profile
-from games.board_text import board_text
-from games.challenges import accept_challenge, create_challenge
 from games.engine import view
-from games.matches import start_match
+from games.lobby.challenges import accept_challenge, create_challenge
+from games.lobby.matches import start_match
 from games.models import Game, Notification
-from games.services import resign
-from games.stalemate import offer_stalemate
-from games.store import engine_game
-from games.sweep import remind
+from games.notify.board_text import board_text
+from games.play.services import resign
+from games.play.stalemate import offer_stalemate
+from games.play.store import engine_game
+from games.play.sweep import remind
 from games.tasks import send_digest, send_digests, send_notification
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of

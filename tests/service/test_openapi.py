@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 
 from accounts.conduct import block
 from accounts.services import create_token
-from games.challenges import create_challenge
+from games.lobby.challenges import create_challenge
 from games.models import Game, Rating
-from games.services import write_message
+from games.play.services import write_message
 from webhooks.services import create_webhook, ping
 
 from .api_operations import Operation, api_operations, write_operations

@@ -24,12 +24,12 @@ from django.contrib.auth.models import User
 from django.template import TemplateDoesNotExist, TemplateSyntaxError
 
 from accounts.services import update_profile
-from games.challenges import create_challenge
-from games.dealing import start_game
+from games.lobby.challenges import create_challenge
 from games.models import Game, Notification
-from games.notifications import is_permanent, notify, send
-from games.stalemate import offer_stalemate
-from games.sweep import sweep
+from games.notify.notifications import is_permanent, notify, send
+from games.play.dealing import start_game
+from games.play.stalemate import offer_stalemate
+from games.play.sweep import sweep
 from games.tasks import send_digests
 
 from .smtp import Inbox, free_port, silent_smtp, smtp_inbox
@@ -158,7 +158,7 @@ def test_it_gives_up_after_the_last_attempt_and_never_sends_it_later(
             smtp_inbox.fail_next = 0  # back, too late
         seen.append(smtp_inbox.data_commands)
 
-    with caplog.at_level(logging.WARNING, logger="games.notifications"):
+    with caplog.at_level(logging.WARNING, logger="games.notify.notifications"):
         sweep_minutes(clock, range(1, 301), watch)
     row.refresh_from_db()
     assert row.status == "failed" and row.attempts == 8
@@ -166,7 +166,7 @@ def test_it_gives_up_after_the_last_attempt_and_never_sends_it_later(
     assert smtp_inbox.messages == [] and smtp_inbox.data_commands == 8
     # The eighth and last attempt came at minute 123; none after it.
     assert seen[123 - 1] == 7 and seen[124 - 1] == 8 and seen[-1] == 8
-    records = [r for r in caplog.records if r.name == "games.notifications"]
+    records = [r for r in caplog.records if r.name == "games.notify.notifications"]
     (gave_up,) = [r for r in records if r.levelno == logging.ERROR]
     assert gave_up.getMessage() == (
         "e-mail gave up id=1 kind=stalemate_offer attempts=8 permanent=False "
@@ -253,12 +253,12 @@ def test_it_fails_an_email_whose_template_does_not_render(
     settings.TEMPLATES = [
         {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
     ]
-    with caplog.at_level(logging.ERROR, logger="games.notifications"), at_once():
+    with caplog.at_level(logging.ERROR, logger="games.notify.notifications"), at_once():
         notify(kind, user=bob, game=game)
     row = Notification.objects.get()
     assert row.status == "failed" and row.attempts == 1 and row.next_attempt_at is None
     assert row.last_error.startswith(f"{error}: ")
-    (record,) = [r for r in caplog.records if r.name == "games.notifications"]
+    (record,) = [r for r in caplog.records if r.name == "games.notify.notifications"]
     assert (
         record.levelno == logging.ERROR and record.exc_info is not None
     )  # the traceback, for whoever mends the template

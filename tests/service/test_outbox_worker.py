@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.dealing import start_game
 from games.models import Notification
-from games.stalemate import offer_stalemate
-from games.sweep import sweep
+from games.play.dealing import start_game
+from games.play.stalemate import offer_stalemate
+from games.play.sweep import sweep
 
 from .conftest import wait_until
 from .smtp import Inbox, smtp_inbox

@@ -21,14 +21,14 @@ from django.utils.html import escape
 
 from accounts.models import Profile
 from accounts.services import update_profile
-from games import rules_catalog
-from games.challenges import MAX_PENDING, create_challenge
-from games.dealing import start_game
 from games.engine import PRESETS, IllegalMove
+from games.lobby import rules_catalog
+from games.lobby.challenges import MAX_PENDING, create_challenge
 from games.models import Challenge, Game
-from games.results import result_line
-from games.services import play_moves, resign
-from games.stalemate import answer_stalemate, offer_stalemate
+from games.play.dealing import start_game
+from games.play.results import result_line
+from games.play.services import play_moves, resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
 from tests.stored import (
     UNEVEN_COUNTS,
     current_turn_of,

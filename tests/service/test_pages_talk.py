@@ -13,9 +13,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.models import Report
-from games.dealing import start_game
 from games.models import Game, Message
-from games.services import play_moves, resign, write_message
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign, write_message
 from games.talk import MAX_LENGTH
 
 from .conftest import browser, mover_and_other, play_turn

@@ -15,18 +15,18 @@ from django.db import DatabaseError
 from django.utils import timezone
 
 from accounts.services import mail_bounced, profile_of, update_profile
-from games.dealing import announce, start_game
 from games.engine import Game as EngineGame
-from games.mail_play import (
+from games.models import Game, Message, Notification
+from games.notify.mail_play import (
     BounceAddress,
     ReplyAddress,
     pile_names,
     read_address,
     set_play_by_mail,
 )
-from games.models import Game, Message, Notification
-from games.notifications import build_message
-from games.store import engine_game
+from games.notify.notifications import build_message
+from games.play.dealing import announce, start_game
+from games.play.store import engine_game
 from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
 from mailplay.handling import UNREADABLE_ANSWERS, handle, sweep
 from mailplay.models import InboundMail
@@ -193,7 +193,7 @@ def test_the_handling_sends_the_answer_itself_and_queues_only_the_opponents_emai
         queued.append((task, pk))
         return True
 
-    monkeypatch.setattr("games.notifications.dispatch", dispatch)
+    monkeypatch.setattr("games.notify.notifications.dispatch", dispatch)
     deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(whole_turn(game))))
     answer = Notification.objects.get(kind="mail_answer")
     assert answer.status == "sent" and answer.attempts == 1

@@ -15,12 +15,12 @@ from django.contrib.auth.models import User
 from django.test import override_settings
 
 from accounts.services import profile_of, update_profile
-from games import presence
+from games.api.stream import FORMATS, SSE, flow, watched_game
+from games.feed.stream import Stream
+from games.feed.stream_auth import Credential
 from games.models import Game, Notification
-from games.services import play_moves
-from games.stream import Stream
-from games.stream_auth import Credential
-from games.stream_views import FORMATS, SSE, flow, watched_game
+from games.play import presence
+from games.play.services import play_moves
 
 from .conftest import browser, client_for, play_turn, whole_turn
 from .smtp import Inbox, smtp_inbox

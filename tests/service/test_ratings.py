@@ -1,4 +1,4 @@
-"""Ratings (games/ratings.py): Glicko-2 per family of rules, moved in the transaction
+"""Ratings (games/lobby/ratings.py): Glicko-2 per family of rules, moved in the transaction
 that ends a rated game; the ladder, the players' pages and API, rating ranges."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.bots import bot_player
-from games import glicko2
-from games.challenges import accept_challenge, create_challenge
-from games.dealing import start_game
 from games.engine import Game as EngineGame
+from games.lobby import glicko2
+from games.lobby.challenges import accept_challenge, create_challenge
+from games.lobby.ratings import BOT_RATINGS, outcome, standing
 from games.models import Game, Rating
-from games.ratings import BOT_RATINGS, outcome, standing
-from games.services import resign
-from games.stalemate import answer_stalemate, offer_stalemate
-from games.sweep import sweep
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.play.sweep import sweep
 
 from .conftest import browser, client_for
 

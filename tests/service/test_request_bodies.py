@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from accounts.conduct import block
 from accounts.models import ApiToken, Block, Profile
 from accounts.services import create_token
-from games.challenges import create_challenge
+from games.lobby.challenges import create_challenge
 from games.models import Challenge, Game
 from webhooks.models import Delivery, Webhook
 from webhooks.services import create_webhook, ping

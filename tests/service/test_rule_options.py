@@ -10,12 +10,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import rules_catalog, selectors
-from games.dealing import start_game
 from games.engine import PRESETS
-from games.matches import start_match
+from games.lobby import rules_catalog
+from games.lobby.matches import start_match
 from games.models import Challenge, Game, Match
-from games.services import play_moves, resign
+from games.play import selectors
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
 from tests.stored import position_of, replays
 
 from .conftest import NEW_GAME_FORM, browser, client_for

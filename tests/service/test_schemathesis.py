@@ -22,8 +22,8 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 
 from accounts.services import create_token
-from games.challenges import create_challenge
-from games.dealing import start_game
+from games.lobby.challenges import create_challenge
+from games.play.dealing import start_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games.dealing import start_game
 from games.engine import view
 from games.models import Game
-from games.services import play_moves, resign
-from games.store import engine_game
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
+from games.play.store import engine_game
 from tests.hidden_cards import assert_hides
 from tests.stored import position_of
 

@@ -16,11 +16,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import views
-from games.dealing import start_game
 from games.engine import Position, deal, get_rules, view
 from games.models import Challenge, Game
-from games.services import play_moves, resign, write_message
+from games.pages import views
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign, write_message
 from tests.hidden_cards import assert_hides, card_names_in, face_down_cards, named_face_down
 from tests.stored import current_turn_of, last_turn_of
 

@@ -16,14 +16,14 @@ from django.db import connection
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import selectors
-from games.dealing import start_game
 from games.engine import Position, call_stop, compulsory_moves, deal
 from games.models import Challenge, Game, Notification, StopMode
-from games.notifications import email_context
-from games.services import play_moves, resign
-from games.stops import call_stop_on
-from games.store import engine_game
+from games.notify.notifications import email_context
+from games.play import selectors
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
+from games.play.stops import call_stop_on
+from games.play.store import engine_game
 from lib.errors import ServiceError
 from tests.stop_scenes import classic_game, deal_with, violations_of
 from tests.stored import current_turn_of, entries_of, last_turn_of, position_of, replays

@@ -18,10 +18,10 @@ from accounts.conduct import block
 from accounts.models import Report
 from accounts.services import delete_account, update_profile
 from games import talk
-from games.dealing import start_game
 from games.models import Event, Game, Message, Notification
-from games.selectors import export_game, messages_for
-from games.services import play_moves, resign, write_message
+from games.play.dealing import start_game
+from games.play.selectors import export_game, messages_for
+from games.play.services import play_moves, resign, write_message
 from lib.errors import ServiceError
 from mailplay.commands import Moves, read_command
 from mailplay.models import InboundMail
@@ -318,7 +318,7 @@ def test_a_message_email_is_not_sent_once_its_reader_has_blocked_the_writer(
     smtp_inbox: Inbox,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    from games.notifications import send
+    from games.notify.notifications import send
 
     mover, waiting = mover_and_other(game, alice, bob)
     with django_capture_on_commit_callbacks(execute=False):

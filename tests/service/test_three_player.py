@@ -7,14 +7,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from games.board_text import board_text
-from games.dealing import start_game
 from games.engine import PRESETS, deal, view
-from games.matches import start_match
+from games.lobby.matches import start_match
 from games.models import Challenge, Game, Match, Notification
-from games.services import play_moves, resign
-from games.stalemate import answer_stalemate, offer_stalemate
-from games.stops import call_stop_on
+from games.notify.board_text import board_text
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.play.stops import call_stop_on
 from lib.errors import ServiceError
 from tests.stored import last_turn_of, position_of, replays
 

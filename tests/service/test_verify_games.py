@@ -9,9 +9,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 
-from games.dealing import start_game
 from games.models import Game
-from games.services import play_moves, resign
+from games.play.dealing import start_game
+from games.play.services import play_moves, resign
 from tests.stored import position_of
 
 pytestmark = pytest.mark.django_db

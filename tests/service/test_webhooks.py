@@ -25,12 +25,12 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
-from games.challenges import accept_challenge, create_challenge
-from games.dealing import announce, start_game
-from games.events import KINDS
+from games.feed.events import KINDS
+from games.lobby.challenges import accept_challenge, create_challenge
 from games.models import Event, Game, Notification
-from games.services import resign
-from games.stalemate import answer_stalemate, offer_stalemate
+from games.play.dealing import announce, start_game
+from games.play.services import resign
+from games.play.stalemate import answer_stalemate, offer_stalemate
 from webhooks import addresses, delivery, signing
 from webhooks.models import Delivery, Webhook
 from webhooks.services import create_webhook, update_webhook

@@ -16,9 +16,9 @@ from celery.contrib.testing.worker import start_worker
 from django.contrib.auth.models import User
 
 from config.celery import app
-from games.dealing import start_game
 from games.models import Notification
-from games.stalemate import offer_stalemate
+from games.play.dealing import start_game
+from games.play.stalemate import offer_stalemate
 from games.tasks import send_notification
 
 from .conftest import make_broker_folders, wait_until

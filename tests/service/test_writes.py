@@ -1,4 +1,4 @@
-"""Every write of the API takes ``If-Match`` and ``Idempotency-Key`` (games/writes.py)."""
+"""Every write of the API takes ``If-Match`` and ``Idempotency-Key`` (games/api/writes.py)."""
 
 from __future__ import annotations
 

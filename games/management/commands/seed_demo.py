@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 
 from accounts.models import ApiToken
-from games.dealing import start_game
 from games.models import Game
-from games.services import play_moves
-from games.store import engine_game
+from games.play.dealing import start_game
+from games.play.services import play_moves
+from games.play.store import engine_game
 
 DEMO_PLAYERS = (("alice", "alice-plays-bank"), ("bob", "bob-plays-bank"))
 

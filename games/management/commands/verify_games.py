@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from games.engine import Game as EngineGame
 from games.engine import RulesError
 from games.models import Game
-from games.store import engine_game
+from games.play.store import engine_game
 
 
 def differs(game: Game) -> str | None:

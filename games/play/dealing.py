@@ -1,0 +1,104 @@
+"""Dealing a game: its seats, its secret seed, the first turn's clock, and the first
+mover told (a challenge accepted, a match's next game)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.computer.bot_wake import wake_bots
+from games.engine import new_seed, seed_commitment
+from games.feed import events
+from games.models import Game, Match, Seat, StopMode
+from games.notify.notifications import notify
+from games.play import deadlines
+from games.play.clocks import TimeControl
+from games.play.store import engine_game, keep, new_engine_game
+from lib.errors import ServiceError
+
+
+def start_game(
+    *players: User,
+    rules: str = "pagat",
+    rule_options: dict[str, Any] | None = None,
+    stop_mode: str = StopMode.REFEREE,
+    seed: int | None = None,
+    match: Match | None = None,
+    clock: TimeControl | None = None,
+    starter: int | None = None,
+    rated: bool = False,
+    public: bool = True,
+) -> Game:
+    """Deal a new game between ``players``, seated A, B (and C, G3) in that order. The
+    seed stays secret until the game ends. ``starter`` names the seat to start (V3
+    ``alternate``); else the deal chooses. A match's game is as public as its match."""
+    if len({p.pk for p in players}) != len(players):
+        raise ServiceError(400, "SAME_PLAYER", _("a game needs different players in every seat"))
+    clock = clock or (match.clock() if match is not None else TimeControl())
+    seed = new_seed() if seed is None else seed
+    game = Game(
+        rules=rules,
+        rule_options=rule_options or {},
+        stop_mode=stop_mode,
+        match=match,
+        seed=str(seed),
+        seed_hash=seed_commitment(seed),
+        rated=match.rated if match is not None else rated,
+        public=match.public if match is not None else public,
+    )
+    seats = game.game_rules().seats
+    if seats != len(players):
+        raise ServiceError(
+            400,
+            "WRONG_PLAYER_COUNT",
+            _("the %(rules)s rules are for %(seats)s players") % {"rules": rules, "seats": seats},
+        )
+    engine = new_engine_game(game, starter)
+    game.starter = engine.first_seat
+    game.set_clock(clock)
+    rows = [
+        Seat(letter=letter, user=player, bank=clock.initial_bank)
+        for letter, player in zip(engine.rules.seat_names, players, strict=True)
+    ]
+    game.__dict__["_seat_rows"] = rows
+    deadlines.start_turn(game, engine.to_move, timezone.now())
+    keep(game, engine)
+    game.version = 1
+    game.save()
+    for row in rows:
+        row.game = game
+    Seat.objects.bulk_create(rows)
+    return game
+
+
+def announce(game: Game) -> None:
+    """A game begins for its players (a challenge accepted, a match's next game): the
+    seat to move hears of its first turn as of every later one, as its preferences say,
+    even a player who has just accepted on the page (a game lasts days; they may leave)."""
+    game.ply = 0
+    engine = engine_game(game)
+    player = game.user_at(engine.to_move)
+    notify("your_turn", user=player, game=game, last_turn=[], lost_turn=False, first_turn=True)
+    events.emit(
+        "game_started",
+        game.players,
+        game=game,
+        players=game.names(),
+        rules=game.rules,
+        rated=game.rated,
+        match=game.match_id,
+    )
+    events.emit(
+        "your_turn",
+        [player],
+        game=game,
+        seat=game.letters[engine.to_move],
+        last_turn=[],
+        lost_turn=False,
+        deadline=game.deadline,
+        messages=[],  # nobody has written yet: a your_turn has the same fields every time
+    )
+    wake_bots(game, engine)
