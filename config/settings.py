@@ -501,6 +501,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "lib.openapi.closed_request_bodies",
+        "games.api.schema.game_request_bodies",
     ],
 }
 

@@ -6,8 +6,6 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import api as accounts_api
 from accounts import views as account_views
-from games.api import games as api
-from games.api import stream as stream_views
 from webhooks import api as webhooks_api
 
 from . import health, views
@@ -64,50 +62,7 @@ urlpatterns = [
         webhooks_api.RedeliverApi.as_view(),
         name="api-webhook-redeliver",
     ),
-    path("api/v1/stream/events/", stream_views.events, name="api-stream-events"),
-    path("api/v1/players/", api.PlayerListApi.as_view(), name="api-players"),
-    path("api/v1/players/<str:username>/", api.PlayerDetailApi.as_view(), name="api-player"),
-    path("api/v1/leaderboard/", api.LeaderboardApi.as_view(), name="api-leaderboard"),
-    path("api/v1/rules/", api.RulesCatalogApi.as_view(), name="api-rules"),
-    path("api/v1/challenges/", api.ChallengeListApi.as_view(), name="api-challenges"),
-    *(
-        path(f"api/v1/challenges/<int:challenge_id>/{action}/", view.as_view(), name=name)
-        for action, view, name in (
-            ("accept", api.ChallengeAcceptApi, "api-challenge-accept"),
-            ("decline", api.ChallengeDeclineApi, "api-challenge-decline"),
-            ("cancel", api.ChallengeCancelApi, "api-challenge-cancel"),
-        )
-    ),
-    path("api/v1/reports/", api.ReportApi.as_view(), name="api-reports"),
-    path("api/v1/games/", api.GameListApi.as_view(), name="api-games"),
-    path("api/v1/games/public/", api.PublicGameListApi.as_view(), name="api-public-games"),
-    path("api/v1/games/<int:game_id>/", api.GameDetailApi.as_view(), name="api-game"),
-    path("api/v1/games/<int:game_id>/log/", api.MoveLogApi.as_view(), name="api-game-log"),
-    path("api/v1/games/<int:game_id>/export/", api.ExportApi.as_view(), name="api-game-export"),
-    path("api/v1/games/<int:game_id>/record/", api.RecordApi.as_view(), name="api-game-record"),
-    path("api/v1/games/<int:game_id>/resign/", api.ResignApi.as_view(), name="api-game-resign"),
-    path(
-        "api/v1/games/<int:game_id>/stalemate/offer/",
-        api.StalemateOfferApi.as_view(),
-        name="api-game-stalemate-offer",
-    ),
-    path(
-        "api/v1/games/<int:game_id>/stalemate/answer/",
-        api.StalemateAnswerApi.as_view(),
-        name="api-game-stalemate-answer",
-    ),
-    path("api/v1/games/<int:game_id>/moves/", api.PlayMovesApi.as_view(), name="api-game-moves"),
-    path(
-        "api/v1/games/<int:game_id>/messages/",
-        api.MessageListApi.as_view(),
-        name="api-game-messages",
-    ),
-    path("api/v1/games/<int:game_id>/stop/", api.StopApi.as_view(), name="api-game-stop"),
-    path(
-        "api/v1/games/<int:game_id>/play-by-mail/",
-        api.PlayByMailApi.as_view(),
-        name="api-game-play-by-mail",
-    ),
+    path("api/v1/", include("games.api.urls")),
 ]
 if settings.ANYMAIL.get("MAILGUN_WEBHOOK_SIGNING_KEY"):
     # Play by mail through Mailgun: its route forwards each message here (raw MIME when

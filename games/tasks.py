@@ -12,7 +12,7 @@ from celery import shared_task
 
 from games.computer import bots
 from games.models import Notification
-from games.notify import notifications
+from games.notify import digests, notifications
 from games.play import retention, sweep
 
 
@@ -31,7 +31,7 @@ def sweep_deadlines() -> dict[str, int]:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def send_digest(user_id: int) -> int:
-    return notifications.send_digest(user_id)
+    return digests.send_digest(user_id)
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]

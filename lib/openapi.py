@@ -11,8 +11,6 @@ from django.conf import settings
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
-from games.engine import deal, view
-
 
 class ErrorSerializer(serializers.Serializer[dict[str, Any]]):
     error = serializers.CharField(help_text="A code: S1-S5 and the other RULES.md codes, or HTTP")
@@ -171,112 +169,12 @@ def errors(
     return out
 
 
-#: The refusals of a message (games.talk), for the operations that take one.
-MESSAGE_ERRORS: dict[int, list[ErrorExample]] = {
-    400: [
-        ("An empty message", "EMPTY_MESSAGE", {"message": "the message is empty"}),
-        (
-            "A message too long",
-            "MESSAGE_TOO_LONG",
-            {
-                "message": "a message holds at most 500 characters (this one has 612)",
-                "limit": 500,
-            },
-        ),
-    ],
-    429: [
-        (
-            "Too many messages",
-            "TOO_MANY_MESSAGES",
-            {"message": "at most 5 messages a minute at a game: wait a little"},
-        )
-    ],
-}
-
-
-def _game_example() -> dict[str, Any]:
-    position = deal(20261122)
-    seat = position.to_move
-    return {
-        "id": 42,
-        "version": 7,
-        "rules": "pagat",
-        "rule_options": {},
-        "stop_mode": "referee",
-        "wrong_calls": {"A": 0, "B": 0},
-        "players": {"A": "alice", "B": "bob"},
-        "public": True,
-        "seat": "AB"[seat],
-        "status": "playing",
-        "to_move": "AB"[seat],
-        "your_turn": True,
-        "deadline": "2026-11-25T18:00:00Z",
-        "match": None,
-        "stalemate_offer": None,
-        "clock": {
-            "control": "per_turn",
-            "days_per_turn": 3,
-            "bank_initial_days": 7,
-            "bank_increment_days": 1,
-            "bank_cap_days": 14,
-            "weekend_pause": False,
-            "bank_seconds": None,
-        },
-        "position": view(position, seat),
-        "legal_moves": sorted(str(m) for m in position.legal_moves()),
-        "last_turn": {"seat": None, "moves": [], "stopped": None, "correction": None},
-        "current_turn": [],
-        "can_call_stop": False,
-        "ply": 0,
-        "seed_hash": "9f2c…",
-        "seed": None,
-    }
-
-
-GAME = OpenApiExample("A game, from the seat to move", value=_game_example(), response_only=True)
-
-
-def _spectated_example() -> dict[str, Any]:
-    """The same game from the spectator's seat: only what lies face up for everyone."""
-    return {
-        **_game_example(),
-        "seat": None,
-        "your_turn": False,
-        "position": view(deal(20261122), None),
-        "legal_moves": [],
-    }
-
-
-SPECTATED = OpenApiExample(
-    "A public game, from a spectator's seat", value=_spectated_example(), response_only=True
-)
-#: A message at a game, as the API and the events give it (games.talk.as_data).
-MESSAGE = OpenApiExample(
-    "A message",
-    value={
-        "id": 812,
-        "seat": "B",
-        "author": "bob",
-        "text": "Nice reserve play! I'm away until Monday.",
-        "ply": 57,
-        "created_at": "2026-11-25T09:14:03.120000+00:00",
-    },
-    response_only=True,
-)
-MOVES = OpenApiExample(
-    "A whole turn",
-    value={"moves": ["H3-F1", "R-H3", "T", "C-W"], "expected_version": 7},
-    request_only=True,
-)
-ONE_MOVE = OpenApiExample("One move", value={"moves": ["T"]}, request_only=True)
 NO_BODY = OpenApiExample("No body needed", value={}, request_only=True)
 
 
 def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """Every request body refuses a field it does not name (``RequestBody``): the
-    schema says so with ``additionalProperties: false``. A challenge names exactly one
-    of: a player, an e-mail address, or ``open: true``; a report, a message or a
-    player."""
+    schema says so with ``additionalProperties: false``."""
     schemas = result.get("components", {}).get("schemas", {})
     for name, component in schemas.items():
         if name.endswith("Request") and component.get("type") == "object":
@@ -284,80 +182,8 @@ def closed_request_bodies(result: dict[str, Any], **kwargs: Any) -> dict[str, An
             for prop in component.get("properties", {}).values():
                 if prop.get("type") == "string" and not {"pattern", "enum", "format"} & set(prop):
                     prop["pattern"] = NO_NUL  # DRF refuses a null character in a string
-    report = schemas.get("ReportRequest")
-    if report is not None:
-        report["oneOf"] = [
-            {"required": ["message"], "not": {"required": ["player"]}},
-            {"required": ["player"], "not": {"required": ["message"]}},
-        ]
-    challenge = schemas.get("ChallengeRequest")
-    if challenge is not None:
-        _challenge_rules(challenge)
-        for path in result.get("paths", {}).values():
-            body = path.get("post", {}).get("requestBody", {})
-            ref = body.get("content", {}).get("application/json", {}).get("schema", {})
-            if ref.get("$ref", "").endswith("/ChallengeRequest"):
-                body["required"] = True  # naming who may accept needs a body
-        challenge["oneOf"] = [
-            {"required": ["opponent"], "not": {"anyOf": [*_OTHER("opponent"), *_RANGE]}},
-            {"required": ["email"], "not": {"anyOf": [*_OTHER("email"), *_RANGE]}},
-            {"required": ["open"], "properties": {"open": {"enum": [True]}},
-             "not": {"anyOf": _OTHER("open")}},
-        ]  # fmt: skip
     return result
 
 
 #: A string without a null character (which no text column can hold).
 NO_NUL = "^[^\x00]*$"
-
-#: A rating range, which only an open challenge may have.
-_RANGE: list[dict[str, Any]] = [
-    {"required": [name], "properties": {name: {"type": "integer"}}}
-    for name in ("min_rating", "max_rating")
-]
-
-
-def _OTHER(chosen: str) -> list[dict[str, Any]]:
-    """The ways of naming who may accept, other than ``chosen``."""
-    others: list[dict[str, Any]] = [
-        {"required": ["opponent"]},
-        {"required": ["email"]},
-        {"required": ["open"], "properties": {"open": {"enum": [True]}}},
-    ]
-    return [
-        o for o, name in zip(others, ("opponent", "email", "open"), strict=True) if name != chosen
-    ]
-
-
-def _challenge_rules(challenge: dict[str, Any]) -> None:
-    """What the engine declares, in the challenge's schema: each rule option with the
-    values it takes, and who a three-player preset (G3) names: both opponents, or open
-    (never an e-mail address); a two-player preset names no second opponent."""
-    from games.engine import PRESETS
-    from games.lobby import rules_catalog
-
-    challenge["properties"]["options"] = {
-        "type": "object",
-        "additionalProperties": False,
-        "description": challenge["properties"]["options"].get("description", ""),
-        "properties": {
-            option.name: {"enum": list(option.values), "description": option.description}
-            for option in rules_catalog.options()
-        },
-    }
-    three = sorted(name for name, rules in PRESETS.items() if rules.seats == 3)
-    challenge["anyOf"] = [
-        {
-            "required": ["rules"],
-            "properties": {"rules": {"enum": three}},
-            "not": {"required": ["email"]},
-            "anyOf": [
-                {"required": ["opponent", "second_opponent"]},
-                {"not": {"anyOf": [{"required": ["opponent"]}, {"required": ["second_opponent"]}]}},
-            ],
-        },
-        {
-            "properties": {"rules": {"not": {"enum": three}}},
-            "not": {"required": ["second_opponent"]},
-        },
-    ]

@@ -302,7 +302,7 @@ def carry_out(command: Command, game: Game, player: User, version: int) -> Resul
                 return Result(Outcome.ACTED, word, player, game, answer)
             case Unreadable(why):
                 # In English, and as marked for the answer to say it in the player's
-                # language (games.notify.notifications.email_context translates it).
+                # language (games.notify.writing.email_context translates it).
                 answer["why"] = why
                 answer["why_message"] = command.message
                 answer["why_params"] = command.params

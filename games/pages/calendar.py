@@ -13,19 +13,23 @@ following: the profile's, as e-mails are).
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.cache import get_conditional_response
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_safe
 from icalendar import TRANSP, Alarm, Calendar, Event, vDuration
 
-from accounts.services import language_of, profile_of
+from accounts.services import calendar_owner, language_of, profile_of
 from games.models import Game
-from games.notify.notifications import game_link
+from games.notify.writing import game_link
 from games.play import selectors
 
 #: How often a calendar program should fetch the feed again (REFRESH-INTERVAL, and
@@ -109,3 +113,20 @@ def _feed(user: User) -> bytes:
             continue
         calendar.add_component(deadline_event(game, seat, alarm_hours))
     return bytes(calendar.to_ical())
+
+
+@require_safe
+def calendar_feed(request: HttpRequest, token: str) -> HttpResponse:
+    """A player's calendar of deadlines (above), for calendar programs:
+    no sign-in, the secret in the address is the credential; an unknown or stopped
+    one is 404. Nothing here reads the session, so the answer sets no cookie."""
+    user = calendar_owner(token)
+    if user is None:
+        raise Http404("no such calendar")
+    body = deadlines_calendar(user)
+    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+    unchanged = get_conditional_response(request, etag=etag)
+    response = unchanged or HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, max-age=300"
+    return response

@@ -20,7 +20,7 @@ from accounts.services import (
     stop_calendar_link,
 )
 from games.models import Game
-from games.notify.notifications import game_link
+from games.notify.writing import game_link
 from games.pages.calendar import DEFAULT_ALARM_HOURS
 from games.play.dealing import start_game
 from games.play.services import play_moves, resign

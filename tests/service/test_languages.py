@@ -20,7 +20,7 @@ from django.utils.translation import gettext, pgettext
 from accounts.services import language_of, profile_of, update_profile
 from games.engine import GameError
 from games.models import Game
-from games.notify.notifications import deadline_words
+from games.notify.writing import deadline_words
 from games.play.services import refused
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from tests.stored import UNEVEN_COUNTS, place, position_of

@@ -24,7 +24,7 @@ from games.notify.mail_play import (
     read_address,
     set_play_by_mail,
 )
-from games.notify.notifications import build_message
+from games.notify.writing import build_message
 from games.play.dealing import announce, start_game
 from games.play.store import engine_game
 from mailplay.commands import Moves, Stop, Unreadable, Word, read_command

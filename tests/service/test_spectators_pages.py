@@ -18,7 +18,7 @@ from django.test import Client
 
 from games.engine import Position, deal, get_rules, view
 from games.models import Challenge, Game
-from games.pages import views
+from games.pages import players
 from games.play.dealing import start_game
 from games.play.services import play_moves, resign, write_message
 from tests.hidden_cards import assert_hides, card_names_in, face_down_cards, named_face_down
@@ -297,7 +297,7 @@ def test_the_list_shows_public_games_being_played_filtered_and_paginated(
     unknown = Client().get("/watch/", {"rules": "<b>nope</b>"})
     assert unknown.status_code == 200 and "<b>nope</b>" not in unknown.text
 
-    monkeypatch.setattr(views, "WATCH_PAGE_SIZE", 1)
+    monkeypatch.setattr(players, "WATCH_PAGE_SIZE", 1)
     first = Client().get("/watch/", {"player": "bob"}).text
     assert "Page 1 of 2" in first and 'href="?player=bob&amp;page=2"' in first
     second = Client().get("/watch/", {"player": "bob", "page": "2"}).text

@@ -18,7 +18,7 @@ from django.urls import reverse
 
 from games.engine import Position, call_stop, compulsory_moves, deal
 from games.models import Challenge, Game, Notification, StopMode
-from games.notify.notifications import email_context
+from games.notify.writing import email_context
 from games.play import selectors
 from games.play.dealing import start_game
 from games.play.services import play_moves, resign

@@ -1,0 +1,54 @@
+"""The games' API routes, under ``/api/v1/`` (config/urls.py): one module per resource."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from games.api import challenges, games, play, players, rules, stream, talk
+
+urlpatterns = [
+    path("stream/events/", stream.events, name="api-stream-events"),
+    path("players/", players.PlayerListApi.as_view(), name="api-players"),
+    path("players/<str:username>/", players.PlayerDetailApi.as_view(), name="api-player"),
+    path("leaderboard/", players.LeaderboardApi.as_view(), name="api-leaderboard"),
+    path("rules/", rules.RulesCatalogApi.as_view(), name="api-rules"),
+    path("challenges/", challenges.ChallengeListApi.as_view(), name="api-challenges"),
+    *(
+        path(f"challenges/<int:challenge_id>/{action}/", view.as_view(), name=name)
+        for action, view, name in (
+            ("accept", challenges.ChallengeAcceptApi, "api-challenge-accept"),
+            ("decline", challenges.ChallengeDeclineApi, "api-challenge-decline"),
+            ("cancel", challenges.ChallengeCancelApi, "api-challenge-cancel"),
+        )
+    ),
+    path("reports/", talk.ReportApi.as_view(), name="api-reports"),
+    path("games/", games.GameListApi.as_view(), name="api-games"),
+    path("games/public/", games.PublicGameListApi.as_view(), name="api-public-games"),
+    path("games/<int:game_id>/", games.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:game_id>/log/", games.MoveLogApi.as_view(), name="api-game-log"),
+    path("games/<int:game_id>/export/", games.ExportApi.as_view(), name="api-game-export"),
+    path("games/<int:game_id>/record/", games.RecordApi.as_view(), name="api-game-record"),
+    path("games/<int:game_id>/resign/", play.ResignApi.as_view(), name="api-game-resign"),
+    path(
+        "games/<int:game_id>/stalemate/offer/",
+        play.StalemateOfferApi.as_view(),
+        name="api-game-stalemate-offer",
+    ),
+    path(
+        "games/<int:game_id>/stalemate/answer/",
+        play.StalemateAnswerApi.as_view(),
+        name="api-game-stalemate-answer",
+    ),
+    path("games/<int:game_id>/moves/", play.PlayMovesApi.as_view(), name="api-game-moves"),
+    path(
+        "games/<int:game_id>/messages/",
+        talk.MessageListApi.as_view(),
+        name="api-game-messages",
+    ),
+    path("games/<int:game_id>/stop/", play.StopApi.as_view(), name="api-game-stop"),
+    path(
+        "games/<int:game_id>/play-by-mail/",
+        games.PlayByMailApi.as_view(),
+        name="api-game-play-by-mail",
+    ),
+]

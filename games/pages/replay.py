@@ -1,0 +1,122 @@
+"""A game step by step (``/games/<id>/replay/``) and its export in the notation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET
+
+from games.engine import Game as EngineGame
+from games.engine import seed_commitment, view
+from games.notify import mail_play
+from games.pages.access import watchable, watched_game
+from games.pages.board import build_board, revealed_view
+from games.pages.table import readable_messages
+from games.play import selectors
+from games.play.results import result_line
+from games.play.store import engine_game
+
+
+@watchable
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Step through the game. While it is played: the last turn and the one under way,
+    each step as the player (or a spectator, from the spectator's view) saw the table
+    then. Once over: every step from the deal, every card face up. A step ``n`` is the
+    table after the record's first ``n`` entries."""
+    game, seat = watched_game(request, game_id)
+    engine = engine_game(game)
+    finished = engine.is_over
+    if finished:
+        log = selectors.move_log(engine)
+        first, last = 0, engine.entry_count
+    else:
+        log = _recent_log(engine)
+        recent = dict(engine.recent_steps())
+        first, last = min(recent, default=0), max(recent, default=0)
+    raw = request.GET.get("step", "")
+    step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else first
+    step = min(max(step, first), last)
+    if finished:
+        seen = revealed_view(engine.position_at(step))
+    else:  # events between moves change no card: the table after the move before
+        seen = view(recent[max(s for s in recent if s <= step)], seat) if recent else {}
+    names = game.names()
+    starter = None if game.starter is None else game.letters[game.starter]
+    previous = next((entry for entry in log if entry["index"] == step - 1), None)
+    board = build_board(
+        seen or engine.view(seat),
+        names=names,
+        last_turn=(previous["seat"], [previous["move"]]) if previous else (None, []),
+    )
+    # Each message at its step (its ply: written after that many entries), those of
+    # the steps offered only; a spectator reads them once the game is over.
+    said: dict[int, list[dict[str, Any]]] = {}
+    for message in readable_messages(game, request.user, seat):
+        if first <= message["ply"] <= last:
+            said.setdefault(message["ply"], []).append(message)
+    for entry in log:
+        entry["said"] = said.get(entry["index"] + 1, [])
+    context = {
+        "game": game,
+        "board": board,
+        "seat": None if seat is None else game.letters[seat],
+        "spectator": seat is None,
+        "step": step,
+        "first": first,
+        "last": last,
+        "entries": log,
+        "said_first": said.get(first, []),  # before the first move offered
+        "said_now": said.get(step, []),
+        "previous": previous,
+        "finished": finished,
+        "names": names,
+        "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
+        "starter": starter,
+        # Commands, not words: outside the sentences that name them, never translated.
+        "check_command": format_html("printf 'rbank-deal/1:%s' {} | sha256sum", game.seed),
+        "deal_command": format_html(
+            "python -m games.engine deal --seed {} --rules {}{}",
+            game.seed,
+            game.rules,
+            f" --starter {starter}" if starter else "",
+        ),
+        "result": result_line(game, seat),
+        "plays_by_mail": seat is not None and mail_play.plays_by_mail(game, seat),
+    }
+    return render(request, "games/replay.html", context)
+
+
+def _recent_log(engine: EngineGame) -> list[dict[str, Any]]:
+    """The moves a player may step through while the game is played (the last turn and
+    the one under way), as the log lists them."""
+    rows = []
+    for turn in (engine.last_turn,):
+        if turn is not None:
+            letter = engine.letter(turn.seat)
+            rows += [
+                {"index": i, "seat": letter, "move": str(m)}
+                for m, i in zip(turn.moves, turn.indexes, strict=True)
+            ]
+    letter = engine.letter(engine.to_move)
+    rows += [
+        {"index": i, "seat": letter, "move": str(m)}
+        for m, i in zip(engine.current_turn, engine.current_indexes, strict=True)
+    ]
+    return rows
+
+
+@watchable
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The game in the notation, for a player or a spectator (the seed only once it is
+    over), with the messages the reader may read as comments: a spectator's holds none
+    while the game is played."""
+    game, seat = watched_game(request, game_id)
+    text = selectors.export_game(game, request.user, seat)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
+    return response
