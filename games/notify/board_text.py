@@ -15,7 +15,7 @@ table, one house a row, whose cards wrap within the row, so it fits a phone.
 
 The words are in the active language (the recipient's, as the e-mail is rendered),
 and so are the cards' letters, as the pages' corners show them (French ``R♠``,
-German ``K♠`` for a king; ``games.pages.board.RANK_LABELS``); the pile names of the
+German ``K♠`` for a king; ``games.words.cards.RANK_LABELS``); the pile names of the
 notation (H1, F1) are not words.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
-from games.pages.board import CardFace, card_face
+from games.words.cards import CardFace, card_face
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from games.engine import Game as EngineGame
 from games.models import Game, Message, Notification
 from games.notify.board_text import board_text, mail_table
 from games.notify.mail_play import BounceAddress, menu, plays_by_mail
-from games.play.results import agreement_terms, stalemate_how, stalemate_scorer
 from games.play.store import engine_game
+from games.words.results import agreement_terms, stalemate_how, stalemate_scorer
 from lib.naming import site_name
 
 
@@ -251,7 +251,7 @@ def _and(names: list[str]) -> str:
 def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
     """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
     ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
-    the recipient first). The pages word results with games/play/results.py."""
+    the recipient first). The pages word results with games/words/results.py."""
     names = list(game.names().values())
 
     def said(other: int, yours: str, theirs: str) -> str:
@@ -274,7 +274,7 @@ def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
     score = position.score
     winner = position.winner
     if position.status == STALEMATE:
-        # Scored by the counts, worded as the pages word it (games/play/results.py): a win
+        # Scored by the counts, worded as the pages word it (games/words/results.py): a win
         # or a loss unless nobody scored.
         points = dict(zip(game.letters, score, strict=True))
         words.append(stalemate_how(position.ending or "", game.names(), points, game.letters[seat]))

@@ -25,7 +25,7 @@ from games.models import Challenge
 from games.pages.access import user_of
 from games.pages.forms import NewGameForm
 from games.play import selectors
-from games.play.results import result_line
+from games.words.results import result_line
 from lib.errors import ServiceError
 
 #: The computer's strengths as the lobby names them (the values posted stay these keys).

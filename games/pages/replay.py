@@ -16,8 +16,8 @@ from games.pages.access import watchable, watched_game
 from games.pages.board import build_board, revealed_view
 from games.pages.table import readable_messages
 from games.play import selectors
-from games.play.results import result_line
 from games.play.store import engine_game
+from games.words.results import result_line
 
 
 @watchable

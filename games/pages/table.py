@@ -27,10 +27,10 @@ from games.pages.access import player_game, user_of, wants_fragment, watchable, 
 from games.pages.board import build_board
 from games.pages.forms import ReportForm
 from games.play import presence, selectors, services, stops
-from games.play.results import agreement_terms, result_line
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.play.store import engine_game
 from games.templatetags.seats import and_list
+from games.words.results import agreement_terms, result_line
 from lib.errors import ServiceError
 
 

@@ -30,10 +30,10 @@ from games.lobby.matches import settle_match
 from games.lobby.ratings import rate_game
 from games.models import Game, Message, Seat
 from games.notify.notifications import notify
-from games.pages.board import card_short
 from games.play import deadlines
-from games.play.engine_messages import catalogue
 from games.play.store import engine_game, keep
+from games.words.cards import card_short
+from games.words.engine_messages import catalogue
 from lib.errors import ServiceError
 from lib.logs import fields, logs_refusals
 

@@ -1,4 +1,4 @@
-"""The engine's messages in the request's language: ``games.play.engine_messages``.
+"""The engine's messages in the request's language: ``games.words.engine_messages``.
 
 No translation exists yet: in English the catalogue is the engine's own, and the
 generated module that ``makemessages`` reads lists every template of it.
@@ -10,10 +10,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import translation
 
-import games.play.engine_msgids
+import games.words.engine_msgids
 from games.engine.messages import MESSAGES
 from games.models import Game
-from games.play import engine_messages, services
+from games.play import services
+from games.words import engine_messages
 from lib.errors import ServiceError
 
 from .conftest import mover_and_other
@@ -22,14 +23,14 @@ from .conftest import mover_and_other
 def test_the_generated_msgids_follow_the_engines_catalogue() -> None:
     written = engine_messages.MSGIDS_PATH.read_text(encoding="utf-8")
     assert written == engine_messages.msgids_source(), (
-        "games/play/engine_msgids.py no longer matches games.engine.messages.MESSAGES: "
+        "games/words/engine_msgids.py no longer matches games.engine.messages.MESSAGES: "
         f"regenerate it with `{engine_messages.REGENERATE}` (and commit it)"
     )
 
 
 def test_the_generated_msgids_hold_every_template_once_in_order() -> None:
     with translation.override("en"):
-        assert [str(msgid) for msgid in games.play.engine_msgids.MSGIDS] == list(MESSAGES.values())
+        assert [str(msgid) for msgid in games.words.engine_msgids.MSGIDS] == list(MESSAGES.values())
 
 
 def test_in_english_the_catalogue_is_the_engines() -> None:

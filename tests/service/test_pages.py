@@ -26,9 +26,9 @@ from games.lobby import rules_catalog
 from games.lobby.challenges import MAX_PENDING, create_challenge
 from games.models import Challenge, Game
 from games.play.dealing import start_game
-from games.play.results import result_line
 from games.play.services import play_moves, resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
+from games.words.results import result_line
 from tests.stored import (
     UNEVEN_COUNTS,
     current_turn_of,

@@ -1,4 +1,4 @@
-"""A finished game's result in words (games.play.results), from each side, for every way a
+"""A finished game's result in words (games.words.results), from each side, for every way a
 game ends: who won, how, and the score with the reader's points first."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from games.models import Game
 from games.play.dealing import start_game
-from games.play.results import result_line, result_of
 from games.play.services import play_moves, resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.play.sweep import timeout_game
+from games.words.results import result_line, result_of
 from tests.stored import UNEVEN_COUNTS, place, position_of
 
 pytestmark = pytest.mark.django_db
