@@ -31,7 +31,7 @@ from django.utils import timezone  # noqa: E402
 from bench.harness import database, test_database  # noqa: E402
 from games.models import Game  # noqa: E402
 from games.play.dealing import start_game  # noqa: E402
-from games.play.sweep import sweep  # noqa: E402
+from games.sweep import sweep  # noqa: E402
 
 DUE = 10
 ROUNDS = 5

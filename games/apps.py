@@ -22,6 +22,11 @@ class GamesConfig(AppConfig):
         from games.pages.poll import game_changed
         from games.play.services import resign_every_game
         from games.play.vacations import pause_clocks
+        from games.subscriptions import subscribe_all
+
+        # What happens in a game reaches the features that follow it (e-mails, events,
+        # ratings, matches, the computer players).
+        subscribe_all()
 
         # A game's new version reaches the cache its pages' polls read.
         post_save.connect(game_changed, sender=Game, dispatch_uid="games.pages.poll.game_changed")

@@ -30,9 +30,7 @@ from django.utils.translation import gettext as _
 
 from accounts.conduct import blocked_ids, blockers_of, report
 from accounts.models import Report
-from games.feed import events
 from games.models import SEATS, Game, Message
-from games.pages import poll
 from games.play.selectors import messages_for
 from lib.errors import ServiceError
 
@@ -98,10 +96,9 @@ def _check_rate(game: Game, user: User) -> None:
 
 def store(game: Game, seat: int, user: User, text: str, *, ply: int, told: bool) -> Message:
     """Write ``user``'s message (``text`` already ``clean``) at ``game``, whose row the
-    caller has locked, at record length ``ply``. ``told``: the caller tells the others
-    at once (``services.tell``), else they are told with the turn (``deliver``). Its
-    events are queued on the game (``events.later``), for the caller's ``events.flush``
-    or ``services.save``."""
+    caller has locked, at record length ``ply``. ``told``: the others are told at once,
+    else with the turn (``deliver``); the caller publishes ``MessageWritten``
+    (``games.play.happenings``), which tells them."""
     _check_rate(game, user)
     message = Message.objects.create(
         game=game, author=user, seat=game.letters[seat], text=text, ply=ply, delivered=told
@@ -109,9 +106,6 @@ def store(game: Game, seat: int, user: User, text: str, *, ply: int, told: bool)
     # Read under the row lock: the poll's stamp (games.pages.poll) moves on by one.
     game.message_count += 1
     Game.objects.filter(pk=game.pk).update(message_count=F("message_count") + 1)
-    poll.messages_changed(game.pk, game.message_count)
-    for reader in readers(game, message):
-        events.later(game, "message", [reader], message=as_data(message, game))
     return message
 
 

@@ -8,18 +8,31 @@ import the module that plays through them.
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 
 from games.engine import Game as EngineGame
 from games.models import Game
 from games.notify.notifications import dispatch
+from games.play.happenings import GameDealt, Saved
 
 #: The tasks that play the computer players' part (``games.tasks``), queued by name.
 PLAY_BOT_TURN = "games.tasks.play_bot_turn"
 ANSWER_BOT_STALEMATE = "games.tasks.answer_bot_stalemate"
+
+
+def game_dealt(happening: GameDealt) -> None:
+    """Subscriber of ``GameDealt`` (``games.apps``)."""
+    wake_bots(happening.game, happening.engine)
+
+
+def saved(happening: Saved) -> None:
+    """Subscriber of ``Saved`` (``games.apps``): after every action."""
+    wake_bots(happening.game, happening.engine)
 
 
 def wake_bots(game: Game, engine: EngineGame) -> None:
@@ -37,3 +50,25 @@ def wake_bots(game: Game, engine: EngineGame) -> None:
     offer = engine.stalemate_offer
     if offer and any(row.bot_level and i not in offer for i, row in enumerate(seats)):
         transaction.on_commit(partial(dispatch, ANSWER_BOT_STALEMATE, game.pk, game.version))
+
+
+#: A computer player that has not acted this long after its cue lost its task (a dead
+#: worker, a broker that was down): the sweep cues it again.
+BOT_STALLED = timedelta(minutes=2)
+
+
+def wake_stalled(now: datetime, batch: int) -> int:
+    """Queue again the turns and stalemate answers of computer players left waiting (the
+    minute sweep, ``games.sweep``)."""
+    stalled = Game.objects.filter(status=Game.Status.PLAYING, updated_at__lte=now - BOT_STALLED)
+    bot = {"seats__user__profile__bot_level__gt": ""}
+    turns = stalled.filter(seats__letter=F("to_move"), **bot).values_list("pk", "version")
+    offers = (
+        stalled.filter(seats__offer__isnull=False)
+        .filter(pk__in=Game.objects.filter(seats__offer__isnull=True, **bot).values("pk"))
+        .values_list("pk", "version")
+    )
+    woken = sum(dispatch(PLAY_BOT_TURN, pk, version) for pk, version in turns[:batch])
+    return woken + sum(
+        dispatch(ANSWER_BOT_STALEMATE, pk, version) for pk, version in offers[:batch]
+    )

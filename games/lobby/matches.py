@@ -13,6 +13,7 @@ from games.engine import Match as MatchScore
 from games.models import Game, Match, MatchSeat, StopMode
 from games.play.clocks import TimeControl
 from games.play.dealing import announce, start_game
+from games.play.happenings import GameEnded
 
 
 def start_match(
@@ -76,3 +77,9 @@ def settle_match(game: Game, engine: EngineGame) -> None:
             starter=score.next_starter(match.game_rules(), engine.first_seat),
         )
         announce(following)
+
+
+def game_ended(happening: GameEnded) -> None:
+    """Subscriber of ``GameEnded`` (``games.apps``): a match's game settles its match."""
+    if happening.game.match_id is not None:
+        settle_match(happening.game, happening.engine)

@@ -39,6 +39,7 @@ from accounts.bots import level_of
 from games.engine import Game as EngineGame
 from games.lobby import glicko2
 from games.models import Challenge, Game, Rating
+from games.play.happenings import GameEnded
 
 #: The engine's family of rules -> the rating family.
 FAMILIES: Final = {
@@ -284,3 +285,8 @@ def annotate(games: Sequence[Game]) -> None:
             for seat in game.seat_rows
             if seat.user is not None
         }
+
+
+def game_ended(happening: GameEnded) -> None:
+    """Subscriber of ``GameEnded`` (``games.apps``)."""
+    rate_game(happening.game, happening.engine)

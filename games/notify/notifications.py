@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -307,3 +307,28 @@ def send(notification_id: int) -> bool:
         status=Notification.Status.SENT, sent_at=timezone.now(), next_attempt_at=None
     )
     return True
+
+
+def queue_due(now: datetime, batch: int) -> dict[str, int]:
+    """The minute sweep's part for the outbox (``games.sweep``): the e-mails whose next
+    attempt is due (never sent, back-off over, or a claim whose lease ran out), and the
+    digests whose last attempt failed (a digest's first is the daily run), queued."""
+    due_rows = Notification.objects.filter(
+        Q(status__in=[Notification.Status.PENDING, Notification.Status.SENDING])
+        | Q(status=Notification.Status.DIGEST, attempts__gt=0, user__isnull=False),
+        next_attempt_at__lte=now,
+    ).values_list("pk", "status", "user_id")[:batch]
+    emails, digests = [], set()
+    for pk, status, user_id in due_rows:
+        if status == Notification.Status.DIGEST:
+            digests.add(user_id)
+        else:
+            emails.append(pk)
+    resent = sum(dispatch(SEND_NOTIFICATION, pk) for pk in emails)
+    digests_resent = sum(dispatch(SEND_DIGEST, user_id) for user_id in digests)
+    return {
+        "resent": resent,
+        "digests_resent": digests_resent,
+        # The broker is down: next minute, again.
+        "unqueued": len(emails) - resent + len(digests) - digests_resent,
+    }

@@ -49,6 +49,7 @@ from django.http import HttpRequest, HttpResponse
 
 from games.models import Game
 from games.play import presence
+from games.play.happenings import MessageWritten
 
 logger = logging.getLogger(__name__)
 
@@ -146,6 +147,11 @@ def unchanged(game_id: int, version: str, session_key: str, messages: str | None
 def game_changed(sender: type[Game], instance: Game, **kwargs: Any) -> None:
     """``post_save``: once the change commits, the cache holds the new version."""
     transaction.on_commit(partial(_write_version, instance.pk, instance.version))
+
+
+def message_written(happening: MessageWritten) -> None:
+    """Subscriber of ``MessageWritten`` (``games.apps``)."""
+    messages_changed(happening.game.pk, happening.game.message_count)
 
 
 def messages_changed(game_id: int, count: int) -> None:

@@ -9,13 +9,11 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.computer.bot_wake import wake_bots
 from games.engine import new_seed, seed_commitment
-from games.feed import events
 from games.models import Game, Match, Seat, StopMode
-from games.notify.notifications import notify
 from games.play import deadlines
 from games.play.clocks import TimeControl
+from games.play.happenings import GameDealt, publish
 from games.play.store import engine_game, keep, new_engine_game
 from lib.errors import ServiceError
 
@@ -79,26 +77,4 @@ def announce(game: Game) -> None:
     seat to move hears of its first turn as of every later one, as its preferences say,
     even a player who has just accepted on the page (a game lasts days; they may leave)."""
     game.ply = 0
-    engine = engine_game(game)
-    player = game.user_at(engine.to_move)
-    notify("your_turn", user=player, game=game, last_turn=[], lost_turn=False, first_turn=True)
-    events.emit(
-        "game_started",
-        game.players,
-        game=game,
-        players=game.names(),
-        rules=game.rules,
-        rated=game.rated,
-        match=game.match_id,
-    )
-    events.emit(
-        "your_turn",
-        [player],
-        game=game,
-        seat=game.letters[engine.to_move],
-        last_turn=[],
-        lost_turn=False,
-        deadline=game.deadline,
-        messages=[],  # nobody has written yet: a your_turn has the same fields every time
-    )
-    wake_bots(game, engine)
+    publish(GameDealt(game, engine_game(game)))

@@ -104,12 +104,14 @@ class StopCalled(Happening):
 
 @dataclass(frozen=True)
 class MessageWritten(Happening):
-    """A player wrote ``message``; ``at_once``: the others are told now (otherwise it
-    goes with the writer's turn, ``TurnPassed.messages``)."""
+    """A player wrote ``message`` for ``readers``; ``at_once``: they are told now
+    (otherwise it goes with the writer's turn, ``TurnPassed.messages``);
+    ``with_moves``: it came with moves, whose ``Saved`` follows."""
 
     message: Message
     readers: Sequence[User] = field(default_factory=list)
     at_once: bool = False
+    with_moves: bool = False
 
 
 @dataclass(frozen=True)

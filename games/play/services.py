@@ -21,16 +21,19 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import talk
-from games.computer.bot_wake import wake_bots
-from games.engine import BY_TIMEOUT, GameError, MoveRefused, Refusal
 from games.engine import Game as EngineGame
+from games.engine import GameError, MoveRefused, Refusal
 from games.engine.messages import render
-from games.feed import events
-from games.lobby.matches import settle_match
-from games.lobby.ratings import rate_game
 from games.models import Game, Message, Seat
-from games.notify.notifications import notify
 from games.play import deadlines
+from games.play.happenings import (
+    GameEnded,
+    MessageWritten,
+    MovesPlayed,
+    Saved,
+    TurnPassed,
+    publish,
+)
 from games.play.store import engine_game, keep
 from games.words.cards import card_short
 from games.words.engine_messages import catalogue
@@ -113,9 +116,10 @@ def play_moves(
         except GameError as exc:
             raise refused(game, exc) from None
         applied = [str(entry.move) for entry in entries]
-        events.later(game, "move", game.players, seat=game.letters[seat], moves=applied)
+        publish(MovesPlayed(game, seat, applied))
         if text is not None:
-            talk.store(game, seat, user, text, ply=engine.entry_count, told=False)
+            written = talk.store(game, seat, user, text, ply=engine.entry_count, told=False)
+            publish(MessageWritten(game, written, talk.readers(game, written), with_moves=True))
         record_turns(game, engine, seat)
         save(game, engine)
         return MovesResult(game, applied, engine=engine)
@@ -123,7 +127,7 @@ def play_moves(
 
 def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
     """After ``seat`` acted: if its turn passed, charge its clock, start the next
-    seat's and tell that player (not saved)."""
+    seat's, and tell who follows (not saved)."""
     if engine.is_over or engine.to_move == seat:
         return
     now = timezone.now()
@@ -131,44 +135,16 @@ def record_turns(game: Game, engine: EngineGame, seat: int) -> None:
     deadlines.start_turn(game, engine.to_move, now)
     game.ply = engine.entry_count  # the e-mail shows the game as it is now
     last = engine.last_turn
-    last_turn = [] if last is None else [str(m) for m in last.moves]
-    lost_turn = last is not None and last.lost
-    player = game.user_at(engine.to_move)
-    told = talk.deliver(game)
-    carried = talk.for_reader(told, player)
-    notify(
-        "your_turn",
-        user=player,
-        game=game,
-        last_turn=last_turn,
-        lost_turn=lost_turn,
-        **_message_ids(carried),
+    publish(
+        TurnPassed(
+            game,
+            seat,
+            engine.to_move,
+            last_turn=[] if last is None else [str(m) for m in last.moves],
+            lost=last is not None and last.lost,
+            messages=talk.deliver(game),  # what was written during the turn goes with it
+        )
     )
-    events.later(
-        game,
-        "your_turn",
-        [player],
-        seat=game.letters[engine.to_move],
-        last_turn=last_turn,
-        lost_turn=lost_turn,
-        deadline=game.deadline,
-        messages=[talk.as_data(message, game) for message in carried],
-    )
-    # A third seat hears the turn's messages at once: no "your turn" carries them.
-    for other in game.players:
-        if other is not None and other != player:
-            tell(game, talk.for_reader(told, other), other)
-
-
-def _message_ids(messages: Sequence[Message]) -> dict[str, Any]:
-    """What an e-mail's row keeps of the messages it carries (read when it is sent)."""
-    return {"message_ids": [message.pk for message in messages]} if messages else {}
-
-
-def tell(game: Game, messages: Sequence[Message], reader: User) -> None:
-    """E-mail ``reader`` the ``messages`` no other e-mail carries (kind "message")."""
-    if messages:
-        notify("message", user=reader, game=game, **_message_ids(messages))
 
 
 def lock_for_player(game_id: int, user: User) -> tuple[Game, int]:
@@ -202,8 +178,8 @@ def playing_engine(game: Game) -> EngineGame:
 
 
 def save(game: Game, engine: EngineGame) -> None:
-    """Store the engine game and bump the version; a game just over tells its players
-    and settles its match."""
+    """Store the engine game and bump the version; a game just over is told as ended
+    (with the last turn's messages). Every action ends here (``Saved``)."""
     was_playing = game.state is not None
     keep(game, engine)
     game.save()
@@ -215,17 +191,8 @@ def save(game: Game, engine: EngineGame) -> None:
             "game over %s",
             fields(game=game.pk, status=game.status, ending=game.ending, score=engine.score),
         )
-        kind = "timeout" if game.ending == BY_TIMEOUT else "game_over"
-        told = talk.deliver(game)  # the last turn's messages go with the end
-        for player in game.players:
-            notify(kind, user=player, game=game, **_message_ids(talk.for_reader(told, player)))
-        outcome = {"ending": game.ending, "winner": game.winner or None, "score": game.score}
-        events.later(game, "game_over", game.players, **outcome)
-        rate_game(game, engine)
-        if game.match_id is not None:
-            settle_match(game, engine)
-    events.flush(game)
-    wake_bots(game, engine)
+        publish(GameEnded(game, engine, messages=talk.deliver(game)))
+    publish(Saved(game, engine))
 
 
 @logs_refusals("message")
@@ -238,10 +205,7 @@ def write_message(*, game_id: int, user: User, text: str) -> Message:
         game, seat = lock_for_player(game_id, user)
         at_once = talk.told_at_once(game, seat)
         message = talk.store(game, seat, user, text, ply=game.ply, told=at_once)
-        events.flush(game)
-        if at_once:
-            for reader in talk.readers(game, message):
-                tell(game, [message], reader)
+        publish(MessageWritten(game, message, talk.readers(game, message), at_once=at_once))
         return message
 
 

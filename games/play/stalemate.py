@@ -9,9 +9,8 @@ import logging
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from games.feed import events
 from games.models import Game
-from games.notify.notifications import notify
+from games.play.happenings import StalemateDeclined, StalemateOffered, publish
 from games.play.services import act, check_version, lock_for_player, playing_engine, save
 from lib.logs import fields, logs_refusals
 
@@ -28,10 +27,7 @@ def offer_stalemate(*, game_id: int, user: User, expected_version: int | None = 
         act(game, lambda: engine.offer_stalemate(seat))
         save(game, engine)
         logger.info("stalemate offered %s", fields(game=game.pk, seat=game.letters[seat]))
-        events.emit("stalemate_offered", game.players, game=game, by=game.letters[seat])
-        for other, player in enumerate(game.players):
-            if other != seat:
-                notify("stalemate_offer", user=player, game=game)
+        publish(StalemateOffered(game, seat))
         return game
 
 
@@ -52,8 +48,6 @@ def answer_stalemate(
             "stalemate answered %s", fields(game=game.pk, seat=game.letters[seat], accept=accept)
         )
         save(game, engine)
-        if not accept:
-            # Those who agreed hear of it (an accepted offer ends the game, which tells all).
-            for other in agreed:
-                notify("stalemate_declined", user=game.user_at(other), game=game)
+        if not accept:  # an accepted offer ends the game, which is told as such
+            publish(StalemateDeclined(game, seat, agreed=list(agreed)))
         return game

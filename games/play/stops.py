@@ -17,9 +17,8 @@ from django.db import transaction
 
 from games.engine import Game as EngineGame
 from games.engine import Refusal, WrongCallError
-from games.feed import events
 from games.models import Game
-from games.notify.notifications import notify
+from games.play.happenings import StopCalled, publish
 from games.play.services import (
     check_version,
     lock_for_player,
@@ -90,30 +89,20 @@ def call_stop_on(
                     correction=correction,
                 ),
             )
-            events.emit(
-                "stop_called",
-                game.players,
-                game=game,
-                by=game.letters[seat],
-                stopped=game.letters[last.seat],
-                move_number=move_number,
-                move=str(stopped),
-                code=entry.violation,
-                correction=correction,
-            )
-            notify(
-                "stop_called",
-                user=game.user_at(last.seat),
-                game=game,
-                move_number=move_number,
-                move=str(stopped),
-                code=entry.violation,
-                # Stored with the notice until it is sent, so in English whoever called
-                # (the engine's own words), and as data (the catalogue key and its
-                # parameters) for the e-mail to say in its reader's language.
-                reason="" if why is None else why.message,
-                refusal=None if why is None else {"reason": why.reason, "params": why.params},
-                correction=correction,
+            publish(
+                StopCalled(
+                    game,
+                    seat,
+                    stopped=last.seat,
+                    move_number=move_number,
+                    move=str(stopped),
+                    code=entry.violation,
+                    correction=correction,
+                    # The engine's words for the violation, in English (whoever called)
+                    # and as data, for each reader's language.
+                    reason="" if why is None else why.message,
+                    refusal=None if why is None else {"reason": why.reason, "params": why.params},
+                )
             )
             return StopOutcome(game, engine, entry.violation, correction)
     raise wrong

@@ -13,8 +13,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from games.models import SEATS, Game
-from games.notify.notifications import notify
 from games.play.deadlines import next_reminder
+from games.play.happenings import PlayerAway, publish
 
 
 def pause_clocks(
@@ -40,6 +40,4 @@ def pause_clocks(
             game.reminder_at = next_reminder(game, seat, now)
             game.version += 1
             game.save(update_fields=["deadline", "turn_started_at", "reminder_at", "version"])
-        for other, opponent in enumerate(game.players):
-            if other != seat:
-                notify("vacation", user=opponent, game=game, until=until.isoformat(), days=days)
+        publish(PlayerAway(game, seat, until=until, days=days))

@@ -45,7 +45,7 @@ import json
 from datetime import timedelta
 from django.utils import timezone
 from games.models import Notification
-from games.play.sweep import sweep
+from games.sweep import sweep
 from games.tasks import send_digests
 rows = Notification.objects.all()
 out = {"rows": sorted([r.kind, r.status] for r in rows)}

@@ -15,7 +15,8 @@ from games.lobby.matches import start_match
 from games.models import Game, Notification
 from games.play.clocks import TimeControl
 from games.play.dealing import start_game
-from games.play.sweep import remind, sweep, timeout_game
+from games.play.sweep import remind, timeout_game
+from games.sweep import sweep
 from lib.errors import ServiceError
 from tests.stored import entries_of, position_of
 

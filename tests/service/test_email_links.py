@@ -27,7 +27,7 @@ from games.models import Game, Notification
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stops import call_stop_on
-from games.play.sweep import sweep
+from games.sweep import sweep
 from games.tasks import send_digests
 from tests.stop_scenes import classic_game
 

@@ -24,7 +24,7 @@ from games.notify.notifications import send
 from games.play.dealing import start_game
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.play.stops import call_stop_on
-from games.play.sweep import sweep
+from games.sweep import sweep
 from lib.errors import ServiceError
 from lib.logs import fields
 from tests.stop_scenes import classic_game

@@ -29,7 +29,7 @@ from games.models import Game, Notification
 from games.notify.notifications import is_permanent, notify, send
 from games.play.dealing import start_game
 from games.play.stalemate import offer_stalemate
-from games.play.sweep import sweep
+from games.sweep import sweep
 from games.tasks import send_digests
 
 from .smtp import Inbox, free_port, silent_smtp, smtp_inbox

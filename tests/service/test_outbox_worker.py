@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from games.models import Notification
 from games.play.dealing import start_game
 from games.play.stalemate import offer_stalemate
-from games.play.sweep import sweep
+from games.sweep import sweep
 
 from .conftest import wait_until
 from .smtp import Inbox, smtp_inbox

@@ -18,7 +18,7 @@ from games.models import Game, Rating
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
-from games.play.sweep import sweep
+from games.sweep import sweep
 
 from .conftest import browser, client_for
 

@@ -29,7 +29,7 @@ from django.utils import timezone
 from config.celery import app
 from games.models import Notification
 from games.play.dealing import start_game
-from games.play.sweep import sweep
+from games.sweep import sweep
 from games.tasks import send_notification
 
 from .conftest import make_broker_folders, wait_until
