@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,3 +181,28 @@ def test_it_words_an_agreed_stalemate_from_each_side_as_the_pages_do(
         f"Game {game.pk} against alice is over: stalemate agreed, you had the lower count, "
         "you won (you 4, alice 0)"
     ]
+
+
+def test_it_writes_a_subject_as_plain_text(
+    alice: User, bob: User, smtp_inbox: Inbox, on_commit: Any
+) -> None:
+    """A subject is no HTML: the French "blocage d'un commun accord" went out as
+    "d&#x27;un" in the subject of the game-over e-mail."""
+    update_profile(alice, {"language": "fr"})
+    game = start_game(alice, bob, seed=7)
+    place(game, UNEVEN_COUNTS)
+    with on_commit():
+        offer_stalemate(game_id=game.pk, user=bob)
+    with on_commit():
+        answer_stalemate(game_id=game.pk, user=alice, accept=True)
+    subjects = [subject_of(message) for message in smtp_inbox.to(alice.email)]
+    assert any("blocage d'un commun accord" in subject for subject in subjects), subjects
+    assert not [subject for subject in subjects if "&#" in subject or "&amp;" in subject]
+
+
+def test_every_subject_is_rendered_as_plain_text() -> None:
+    """The same for the subjects no test sends: each template turns escaping off."""
+    folder = Path(__file__).resolve().parents[2] / "templates" / "emails"
+    subjects = sorted(folder.glob("*-subject.txt"))
+    escaped = [path.name for path in subjects if "{% autoescape off %}" not in path.read_text()]
+    assert subjects and escaped == []

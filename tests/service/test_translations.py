@@ -75,6 +75,15 @@ def test_no_translation_calls_a_stalemate_a_draw(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_no_translator_comment_swallows_a_string(language: str) -> None:
+    """A template's ``{% comment %}Translators: ...{% endcomment %}`` ending on the line
+    of the string it explains takes that string into the comment: makemessages never
+    sees it, and the e-mail goes out in English whatever the reader's language."""
+    swallowed = [entry.comment for entry in catalogue(language) if "gettext(" in entry.comment]
+    assert swallowed == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalogue_is_the_po(language: str) -> None:
     """The .mo files are kept (``make run`` needs no gettext): each is its .po compiled."""
     mo = LOCALE / language / "LC_MESSAGES" / "django.mo"
