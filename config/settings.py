@@ -498,6 +498,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the choice every e-mail event takes.
     "ENUM_NAME_OVERRIDES": {"NotificationModeEnum": "accounts.models.NOTIFICATION_MODES"},
+    # Ids in paths (lib/converters.py): at most 18 digits.
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "lib.openapi.closed_request_bodies",

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+import lib.converters  # noqa: F401  (registers <id:...>)
 from accounts import api as accounts_api
 from accounts import views as account_views
 from webhooks import api as webhooks_api
@@ -33,7 +34,7 @@ urlpatterns = [
     path("api/v1/me/vacation/", accounts_api.VacationApi.as_view(), name="api-vacation"),
     path("api/v1/me/tokens/", accounts_api.TokenListApi.as_view(), name="api-tokens"),
     path(
-        "api/v1/me/tokens/<int:token_id>/",
+        "api/v1/me/tokens/<id:token_id>/",
         accounts_api.TokenDetailApi.as_view(),
         name="api-token",
     ),
@@ -45,12 +46,12 @@ urlpatterns = [
     ),
     path("api/v1/me/webhooks/", webhooks_api.WebhookListApi.as_view(), name="api-webhooks"),
     path(
-        "api/v1/me/webhooks/<int:webhook_id>/",
+        "api/v1/me/webhooks/<id:webhook_id>/",
         webhooks_api.WebhookDetailApi.as_view(),
         name="api-webhook",
     ),
     *(
-        path(f"api/v1/me/webhooks/<int:webhook_id>/{action}/", view.as_view(), name=name)
+        path(f"api/v1/me/webhooks/<id:webhook_id>/{action}/", view.as_view(), name=name)
         for action, view, name in (
             ("secret", webhooks_api.WebhookSecretApi, "api-webhook-secret"),
             ("ping", webhooks_api.WebhookPingApi, "api-webhook-ping"),
@@ -58,7 +59,7 @@ urlpatterns = [
         )
     ),
     path(
-        "api/v1/me/webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/redeliver/",
+        "api/v1/me/webhooks/<id:webhook_id>/deliveries/<id:delivery_id>/redeliver/",
         webhooks_api.RedeliverApi.as_view(),
         name="api-webhook-redeliver",
     ),

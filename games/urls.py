@@ -3,6 +3,7 @@ games, players (blocking and reporting them), rules; and the calendar feed."""
 
 from django.urls import path
 
+import lib.converters  # noqa: F401  (registers <id:...>)
 from games.pages import calendar, lobby, players, replay, table
 
 urlpatterns = [
@@ -17,28 +18,28 @@ urlpatterns = [
     path("players/<str:username>/report/", players.report_player, name="player-report"),
     *(
         path(
-            f"challenges/<int:challenge_id>/{action}/",
+            f"challenges/<id:challenge_id>/{action}/",
             lobby.answer_challenge,
             {"action": action},
             name=f"challenge-{action}",
         )
         for action in ("accept", "decline", "cancel")
     ),
-    path("games/<int:game_id>/", table.game_page, name="game"),
-    path("games/<int:game_id>/table/", table.game_fragment, name="game-table"),
-    path("games/<int:game_id>/play/", table.play, name="game-play"),
-    path("games/<int:game_id>/resign/", table.resign, name="game-resign"),
-    path("games/<int:game_id>/mail/", table.play_by_mail, name="game-play-by-mail"),
-    path("games/<int:game_id>/stalemate/", table.stalemate, name="game-stalemate"),
-    path("games/<int:game_id>/stop/", table.stop, name="game-stop"),
-    path("games/<int:game_id>/messages/", table.write_message, name="game-messages"),
+    path("games/<id:game_id>/", table.game_page, name="game"),
+    path("games/<id:game_id>/table/", table.game_fragment, name="game-table"),
+    path("games/<id:game_id>/play/", table.play, name="game-play"),
+    path("games/<id:game_id>/resign/", table.resign, name="game-resign"),
+    path("games/<id:game_id>/mail/", table.play_by_mail, name="game-play-by-mail"),
+    path("games/<id:game_id>/stalemate/", table.stalemate, name="game-stalemate"),
+    path("games/<id:game_id>/stop/", table.stop, name="game-stop"),
+    path("games/<id:game_id>/messages/", table.write_message, name="game-messages"),
     path(
-        "games/<int:game_id>/messages/<int:message_id>/report/",
+        "games/<id:game_id>/messages/<id:message_id>/report/",
         table.report_message,
         name="game-message-report",
     ),
-    path("games/<int:game_id>/replay/", replay.replay, name="game-replay"),
-    path("games/<int:game_id>/export.txt", replay.export, name="game-export"),
+    path("games/<id:game_id>/replay/", replay.replay, name="game-replay"),
+    path("games/<id:game_id>/export.txt", replay.export, name="game-export"),
     path("invitations/<slug:token>/", lobby.invitation, name="invitation"),
     path("calendar/<slug:token>.ics", calendar.calendar_feed, name="calendar-feed"),
 ]

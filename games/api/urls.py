@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
+import lib.converters  # noqa: F401  (registers <id:...>)
 from games.api import challenges, games, play, players, rules, stream, talk
 
 urlpatterns = [
@@ -14,7 +15,7 @@ urlpatterns = [
     path("rules/", rules.RulesCatalogApi.as_view(), name="api-rules"),
     path("challenges/", challenges.ChallengeListApi.as_view(), name="api-challenges"),
     *(
-        path(f"challenges/<int:challenge_id>/{action}/", view.as_view(), name=name)
+        path(f"challenges/<id:challenge_id>/{action}/", view.as_view(), name=name)
         for action, view, name in (
             ("accept", challenges.ChallengeAcceptApi, "api-challenge-accept"),
             ("decline", challenges.ChallengeDeclineApi, "api-challenge-decline"),
@@ -24,30 +25,30 @@ urlpatterns = [
     path("reports/", talk.ReportApi.as_view(), name="api-reports"),
     path("games/", games.GameListApi.as_view(), name="api-games"),
     path("games/public/", games.PublicGameListApi.as_view(), name="api-public-games"),
-    path("games/<int:game_id>/", games.GameDetailApi.as_view(), name="api-game"),
-    path("games/<int:game_id>/log/", games.MoveLogApi.as_view(), name="api-game-log"),
-    path("games/<int:game_id>/export/", games.ExportApi.as_view(), name="api-game-export"),
-    path("games/<int:game_id>/record/", games.RecordApi.as_view(), name="api-game-record"),
-    path("games/<int:game_id>/resign/", play.ResignApi.as_view(), name="api-game-resign"),
+    path("games/<id:game_id>/", games.GameDetailApi.as_view(), name="api-game"),
+    path("games/<id:game_id>/log/", games.MoveLogApi.as_view(), name="api-game-log"),
+    path("games/<id:game_id>/export/", games.ExportApi.as_view(), name="api-game-export"),
+    path("games/<id:game_id>/record/", games.RecordApi.as_view(), name="api-game-record"),
+    path("games/<id:game_id>/resign/", play.ResignApi.as_view(), name="api-game-resign"),
     path(
-        "games/<int:game_id>/stalemate/offer/",
+        "games/<id:game_id>/stalemate/offer/",
         play.StalemateOfferApi.as_view(),
         name="api-game-stalemate-offer",
     ),
     path(
-        "games/<int:game_id>/stalemate/answer/",
+        "games/<id:game_id>/stalemate/answer/",
         play.StalemateAnswerApi.as_view(),
         name="api-game-stalemate-answer",
     ),
-    path("games/<int:game_id>/moves/", play.PlayMovesApi.as_view(), name="api-game-moves"),
+    path("games/<id:game_id>/moves/", play.PlayMovesApi.as_view(), name="api-game-moves"),
     path(
-        "games/<int:game_id>/messages/",
+        "games/<id:game_id>/messages/",
         talk.MessageListApi.as_view(),
         name="api-game-messages",
     ),
-    path("games/<int:game_id>/stop/", play.StopApi.as_view(), name="api-game-stop"),
+    path("games/<id:game_id>/stop/", play.StopApi.as_view(), name="api-game-stop"),
     path(
-        "games/<int:game_id>/play-by-mail/",
+        "games/<id:game_id>/play-by-mail/",
         games.PlayByMailApi.as_view(),
         name="api-game-play-by-mail",
     ),
