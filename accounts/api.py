@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import notices
 from lib import fields
 from lib.api import player_of
 from lib.openapi import errors
@@ -20,7 +21,7 @@ from lib.pagination import ListApi
 from lib.serializers import NoBody, RequestBody
 
 from . import conduct, services
-from .models import NOTIFICATION_EVENTS, NOTIFICATION_MODES, TIME_ZONES, ApiToken, ChallengesFrom
+from .models import TIME_ZONES, ApiToken, ChallengesFrom
 from .services import start_vacation, vacation_days_left
 
 ME = OpenApiExample(
@@ -54,8 +55,8 @@ NotificationsSerializer = type(
     "NotificationsSerializer",
     (RequestBody,),
     {
-        event: serializers.ChoiceField(choices=NOTIFICATION_MODES, required=False)
-        for event in NOTIFICATION_EVENTS
+        event: serializers.ChoiceField(choices=notices.NOTIFICATION_MODES, required=False)
+        for event in notices.kinds()
     },
 )
 

@@ -10,7 +10,9 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .models import NOTIFICATION_EVENTS, TIME_ZONES, ChallengesFrom
+from accounts import notices
+
+from .models import TIME_ZONES, ChallengesFrom
 
 #: What each event is, in the words the profile page uses.
 EVENT_LABELS = {
@@ -94,13 +96,13 @@ class ProfileForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for event in NOTIFICATION_EVENTS:
+        for event in notices.kinds():
             self.fields[f"notify_{event}"] = forms.ChoiceField(
                 choices=MODE_CHOICES, label=EVENT_LABELS.get(event, event), initial="immediately"
             )
 
     def event_fields(self) -> list[forms.BoundField]:
-        return [self[f"notify_{event}"] for event in NOTIFICATION_EVENTS]
+        return [self[f"notify_{event}"] for event in notices.kinds()]
 
     def clean_reminder_hours(self) -> list[int]:
         raw = str(self.cleaned_data["reminder_hours"]).replace(" ", "")
@@ -123,7 +125,7 @@ class ProfileForm(forms.Form):
             "time_zone": data["time_zone"],
             "language": data["language"],
             "reminder_hours": data["reminder_hours"],
-            "notifications": {event: data[f"notify_{event}"] for event in NOTIFICATION_EVENTS},
+            "notifications": {event: data[f"notify_{event}"] for event in notices.kinds()},
             "play_by_mail": data["play_by_mail"],
             "computer_turn_emails": data["computer_turn_emails"],
             **({"challenges_from": data["challenges_from"]} if data["challenges_from"] else {}),

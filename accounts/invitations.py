@@ -4,11 +4,29 @@ the invitation went to, and take the invitation as proof of that address."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, Protocol
+
 from django.http import HttpRequest
 
-from games.models import Challenge
-
 SESSION_KEY = "invitation_token"
+
+
+class Invitation(Protocol):
+    """What the sign-up page needs of an invitation: the address it went to."""
+
+    email: str
+
+
+#: Finds the invitation a token names while it awaits an answer: set by the app that
+#: sends invitations (the lobby's challenges, ``games.apps``). Accounts knows nothing
+#: of games.
+_finder: Callable[[str], Any] | None = None
+
+
+def find_invitations_with(finder: Callable[[str], Any]) -> None:
+    global _finder
+    _finder = finder
 
 
 def remember(request: HttpRequest, token: str) -> None:
@@ -19,17 +37,13 @@ def forget(request: HttpRequest) -> None:
     request.session.pop(SESSION_KEY, None)
 
 
-def pending_invitation(request: HttpRequest) -> Challenge | None:
-    """The e-mail invitation this browser followed, while it awaits an answer."""
+def pending_invitation(request: HttpRequest) -> Any:
+    """The e-mail invitation this browser followed, while it awaits an answer (an
+    ``Invitation``), or None."""
     token = request.session.get(SESSION_KEY)
-    if not isinstance(token, str) or not token:
+    if not isinstance(token, str) or not token or _finder is None:
         return None
-    return (
-        Challenge.objects.select_related("challenger")
-        .filter(token=token, status=Challenge.Status.PENDING, is_open=False)
-        .exclude(email="")
-        .first()
-    )
+    return _finder(token)
 
 
 def proves(request: HttpRequest, email: str) -> bool:

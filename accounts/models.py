@@ -9,41 +9,13 @@ import zoneinfo
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-#: The events a player can be told about, and how (issue: notifications).
-NOTIFICATION_EVENTS = (
-    "invitation",
-    "challenge_declined",
-    "your_turn",
-    "reminder",
-    "timeout",
-    "game_over",
-    "stalemate_offer",
-    "stalemate_declined",
-    "stop_called",
-    "vacation",
-    "message",
-)
-NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
-#: What each event's e-mails are called, e.g. on the unsubscribe page ("your turn").
-NOTIFICATION_NAMES = {
-    "invitation": pgettext_lazy("kind of e-mail", "invitation"),
-    "challenge_declined": pgettext_lazy("kind of e-mail", "challenge declined"),
-    "your_turn": pgettext_lazy("kind of e-mail", "your turn"),
-    "reminder": pgettext_lazy("kind of e-mail", "reminder"),
-    "timeout": pgettext_lazy("kind of e-mail", "timeout"),
-    "game_over": pgettext_lazy("kind of e-mail", "game over"),
-    "stalemate_offer": pgettext_lazy("kind of e-mail", "stalemate offer"),
-    "stalemate_declined": pgettext_lazy("kind of e-mail", "stalemate declined"),
-    "stop_called": pgettext_lazy("kind of e-mail", "stop called"),
-    "vacation": pgettext_lazy("kind of e-mail", "vacation"),
-    "message": pgettext_lazy("kind of e-mail", "message from a player"),
-}
+from accounts import notices
 
 
 def default_notifications() -> dict[str, str]:
-    return dict.fromkeys(NOTIFICATION_EVENTS, "immediately")
+    """Every kind of notice declared (``accounts.notices``), at once."""
+    return dict.fromkeys(notices.kinds(), "immediately")
 
 
 def default_reminders() -> list[int]:

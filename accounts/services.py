@@ -17,12 +17,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import notices
 from lib.errors import ServiceError
 from lib.logs import fields
 
 from .models import (
-    NOTIFICATION_EVENTS,
-    NOTIFICATION_MODES,
     TIME_ZONES,
     ApiToken,
     ChallengesFrom,
@@ -92,7 +91,7 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
         if "notifications" in changes:
             wanted = changes["notifications"]
             if not isinstance(wanted, dict) or not all(
-                event in NOTIFICATION_EVENTS and mode in NOTIFICATION_MODES
+                event in notices.kinds() and mode in notices.NOTIFICATION_MODES
                 for event, mode in wanted.items()
             ):
                 raise ServiceError(
@@ -100,8 +99,8 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
                     "BAD_REQUEST",
                     _("notifications maps events (%(events)s) to %(modes)s")
                     % {
-                        "events": ", ".join(NOTIFICATION_EVENTS),
-                        "modes": ", ".join(NOTIFICATION_MODES),
+                        "events": ", ".join(notices.kinds()),
+                        "modes": ", ".join(notices.NOTIFICATION_MODES),
                     },
                 )
             profile.notifications = {**profile.notifications, **wanted}

@@ -21,11 +21,11 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts import notices
 from lib.errors import ServiceError
 
 from . import conduct, invitations, services
 from .forms import BlockForm, DeleteAccountForm, ProfileForm, TokenForm, VacationForm
-from .models import NOTIFICATION_EVENTS, NOTIFICATION_NAMES
 from .services import start_vacation, vacation_days_left
 
 DIGEST = "digest"
@@ -44,7 +44,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user = User.objects.get(pk=user_id)
     except (signing.BadSignature, User.DoesNotExist, KeyError, ValueError):
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=404)
-    if kind != DIGEST and kind not in NOTIFICATION_EVENTS:
+    if kind != DIGEST and kind not in notices.kinds():
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=404)
     done = False
     if request.method == "POST":
@@ -57,10 +57,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         )
         services.update_profile(user, {"notifications": dict.fromkeys(events, "never")})
         done = True
-    if kind == DIGEST:
-        label = pgettext("kind of e-mail", "daily digest")
-    else:
-        label = str(NOTIFICATION_NAMES[kind])
+    label = pgettext("kind of e-mail", "daily digest") if kind == DIGEST else notices.name_of(kind)
     return render(request, "accounts/unsubscribe.html", {"kind": label, "done": done})
 
 

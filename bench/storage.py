@@ -40,9 +40,9 @@ from django.db import connection  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.services import profile_of  # noqa: E402
+from games import retention  # noqa: E402
 from games.lobby.challenges import accept_challenge, create_challenge  # noqa: E402
 from games.models import Game  # noqa: E402
-from games.play import retention  # noqa: E402
 from games.play.services import play_moves  # noqa: E402
 from games.play.store import engine_game  # noqa: E402
 

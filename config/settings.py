@@ -237,7 +237,7 @@ EMAIL_RETRY_BACKOFF = int(os.environ.get("EMAIL_RETRY_BACKOFF", "60"))
 EMAIL_RETRY_BACKOFF_MAX = int(os.environ.get("EMAIL_RETRY_BACKOFF_MAX", "3600"))
 if not 1 <= EMAIL_MAX_ATTEMPTS <= 1000:  # Notification.attempts is a small integer
     raise ImproperlyConfigured("EMAIL_MAX_ATTEMPTS must be from 1 to 1000")
-#: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/play/retention.py).
+#: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/retention.py).
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
 if RETENTION_DAYS < 1:
     raise ImproperlyConfigured("RETENTION_DAYS must be at least 1")
@@ -497,7 +497,7 @@ SPECTACULAR_SETTINGS = {
     # takes and no other (the API refuses unknown fields), a response what it sends.
     "COMPONENT_SPLIT_REQUEST": True,
     # One name for the choice every e-mail event takes.
-    "ENUM_NAME_OVERRIDES": {"NotificationModeEnum": "accounts.models.NOTIFICATION_MODES"},
+    "ENUM_NAME_OVERRIDES": {"NotificationModeEnum": "accounts.notices.NOTIFICATION_MODES"},
     # Ids in paths (lib/converters.py): at most 18 digits.
     "PATH_CONVERTER_OVERRIDES": {
         "id": {"type": "integer", "minimum": 0, "maximum": 999_999_999_999_999_999}

@@ -10,6 +10,8 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.models.signals import post_delete, post_save
 
+        from accounts import notices
+        from accounts.invitations import find_invitations_with
         from accounts.models import ApiToken
         from accounts.signals import account_deleting, player_blocked, vacation_started
 
@@ -17,8 +19,9 @@ class GamesConfig(AppConfig):
         # by name (games.notify.notifications.dispatch) and never imports them itself.
         from games import tasks  # noqa: F401
         from games.feed.stream import credentials_changed
-        from games.lobby.challenges import withdraw_challenges
+        from games.lobby.challenges import pending_invitation, withdraw_challenges
         from games.models import Game
+        from games.notify.kinds import KINDS
         from games.pages.poll import game_changed
         from games.play.services import resign_every_game
         from games.play.vacations import pause_clocks
@@ -34,6 +37,10 @@ class GamesConfig(AppConfig):
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")
         player_blocked.connect(withdraw_challenges, dispatch_uid="games.withdraw_challenges")
+        # The games' e-mails a player sets a preference for (on their profile).
+        notices.declare(KINDS)
+        # The sign-up page names who invites a newcomer who followed an invitation.
+        find_invitations_with(pending_invitation)
         # A revoked token, a deleted or changed account, a logout: the event streams
         # they signed in are checked at once, in every web process (games/feed/stream.py).
         for signal, sender, uid in (

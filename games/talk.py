@@ -23,15 +23,14 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import User
-from django.db.models import F
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.conduct import blocked_ids, blockers_of, report
 from accounts.models import Report
 from games.models import SEATS, Game, Message
-from games.play.selectors import messages_for
 from lib.errors import ServiceError
 
 #: The longest message, in characters: a note with a move, not a letter.
@@ -158,6 +157,20 @@ def as_data(message: Message, game: Game) -> dict[str, Any]:
         "ply": message.ply,
         "created_at": message.created_at.isoformat(),
     }
+
+
+def messages_for(
+    game: Game, reader: User | AnonymousUser | None, seat: int | None
+) -> QuerySet[Message]:
+    """The messages of ``game`` that ``reader`` may read, oldest first: a player's
+    (``seat``), but those of writers they block; a spectator's (``seat`` None) once the
+    game is over, none while it is played (docs/spectators.md)."""
+    messages = Message.objects.filter(game=game).select_related("author").order_by("pk")
+    if seat is None and game.status == Game.Status.PLAYING:
+        return messages.none()
+    if reader is not None and reader.is_authenticated:
+        messages = messages.exclude(author__blocks_received__blocker=reader)
+    return messages
 
 
 def report_message(reporter: User, message_id: int, *, reason: str, details: str = "") -> Report:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games import sweep
+from games import retention, sweep
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
-from games.play import retention
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]

@@ -34,7 +34,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.notify.notifications import dispatch, lease, notify
-from games.play.retention import delete_in_batches
+from games.retention import delete_in_batches
 from lib.logs import fields
 
 from . import addresses, signing

@@ -17,10 +17,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.writes import HEADERS, write
+from games.clocks import TimeControl
 from games.engine import PRESETS
 from games.lobby import challenges
 from games.models import Challenge, StopMode
-from games.play.clocks import TimeControl
 from lib import fields
 from lib.api import player_of
 from lib.openapi import NO_BODY, errors

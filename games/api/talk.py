@@ -111,7 +111,7 @@ class MessageListApi(ListApi):
         game, seat = selectors.game_to_watch(request.user, game_id)
         return self.page(
             request,
-            selectors.messages_for(game, request.user, seat),
+            talk.messages_for(game, request.user, seat),
             lambda message: MessageSerializer(talk.as_data(message, game)).data,
         )
 

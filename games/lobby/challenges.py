@@ -38,6 +38,7 @@ from accounts.conduct import (
     refuses_challenges,
     refuses_invitations,
 )
+from games.clocks import TimeControl
 from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
 from games.engine.rules import rules_from_document
 from games.feed import events
@@ -45,7 +46,6 @@ from games.lobby import ratings
 from games.lobby.matches import start_match
 from games.models import Challenge, ChallengeSeat, Seat, StopMode
 from games.notify.notifications import notify
-from games.play.clocks import TimeControl
 from games.play.dealing import announce, start_game
 from lib.errors import ServiceError
 
@@ -460,3 +460,14 @@ def challenge_by_token(token: str) -> Challenge:
     if challenge is None or challenge.is_open:
         raise ServiceError(404, "NOT_FOUND", _("this invitation does not exist"))
     return challenge
+
+
+def pending_invitation(token: str) -> Challenge | None:
+    """The e-mail invitation ``token`` names, while it awaits an answer (the sign-up
+    page's, ``accounts.invitations``)."""
+    return (
+        Challenge.objects.select_related("challenger")
+        .filter(token=token, status=Challenge.Status.PENDING, is_open=False)
+        .exclude(email="")
+        .first()
+    )

@@ -8,10 +8,10 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from games.clocks import TimeControl
 from games.engine import Game as EngineGame
 from games.engine import Match as MatchScore
 from games.models import Game, Match, MatchSeat, StopMode
-from games.play.clocks import TimeControl
 from games.play.dealing import announce, start_game
 from games.play.happenings import GameEnded
 

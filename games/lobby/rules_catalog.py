@@ -332,3 +332,15 @@ def presets() -> list[dict[str, Any]]:
         }
         for name in sorted(PRESETS, key=lambda n: (n != "pagat", n))
     ]
+
+
+def rules_label(preset: str, options: dict[str, Any]) -> str:
+    """The rules in a few words, in the active language: ``Standard (pagat.com)``, or
+    ``Standard (pagat.com) + Lenient turn, Reserve size 12`` (options in the order of
+    their ids)."""
+    changes = [
+        option_label(option) + ("" if value is True else f" {value}")
+        for option, value in sorted(options.items())  # PostgreSQL's jsonb reorders keys
+        if value is not False
+    ]
+    return preset_name(preset) + (" + " + ", ".join(changes) if changes else "")

@@ -21,7 +21,6 @@ from games.models.game import (
     SeatFields,
     StopMode,
     TimeControlFields,
-    rules_label,
 )
 from games.models.lobby import Challenge, ChallengeSeat, Rating
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
@@ -48,5 +47,4 @@ __all__ = [
     "StopMode",
     "TimeControlFields",
     "outbox_first_sweep",
-    "rules_label",
 ]

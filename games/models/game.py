@@ -11,14 +11,13 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from accounts.bots import level_of
+from games import clocks
 from games.engine import Rules
 from games.engine.rules import rules_from_document
-from games.lobby.rules_catalog import option_label, preset_name
-from games.play import clocks
 
 
 class TimeControlFields(models.Model):
-    """The time control chosen at the challenge (games.play.clocks)."""
+    """The time control chosen at the challenge (games.clocks)."""
 
     time_control = models.CharField(_("time control"), max_length=16, default=clocks.PER_TURN)
     days_per_turn = models.PositiveSmallIntegerField(_("days per turn"), default=3)
@@ -74,22 +73,6 @@ class RulesFields(models.Model):
 
     def game_rules(self) -> Rules:
         return rules_from_document({"preset": self.rules, **self.rule_options})
-
-    @property
-    def rules_label(self) -> str:
-        """The rules in a few words, in the active language: ``Standard (pagat.com)``, or
-        ``Standard (pagat.com) + Lenient turn, Reserve size 12`` (options in the order of
-        their ids)."""
-        return rules_label(self.rules, self.rule_options)
-
-
-def rules_label(preset: str, options: dict[str, Any]) -> str:
-    changes = [
-        option_label(option) + ("" if value is True else f" {value}")
-        for option, value in sorted(options.items())  # PostgreSQL's jsonb reorders keys
-        if value is not False
-    ]
-    return preset_name(preset) + (" + " + ", ".join(changes) if changes else "")
 
 
 #: How a seat whose player deleted their account is named: their games stay.

@@ -86,7 +86,7 @@ def notify(
     queue: bool = True,
     **context: Any,
 ) -> Notification | None:
-    """Queue an e-mail about ``kind`` (see accounts.models.NOTIFICATION_EVENTS). In a
+    """Queue an e-mail about ``kind`` (see games.notify.kinds). In a
     game its player plays by mail, "your turn" is the game itself: sent at once,
     whatever the preference for notices. Against the computer, which answers within
     seconds, "your turn" is sent only to a player who asks for it

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from accounts.conduct import accounts_at
-from accounts.models import NOTIFICATION_EVENTS, Profile
+from accounts.models import Profile
 from accounts.services import (
     language_of,
     no_invitations_token,
@@ -31,6 +31,7 @@ from games.engine import BY_RESIGNATION, BY_TIMEOUT, STALEMATE, Position, view
 from games.engine import Game as EngineGame
 from games.models import Game, Message, Notification
 from games.notify.board_text import board_text, mail_table
+from games.notify.kinds import KINDS
 from games.notify.mail_play import BounceAddress, menu, plays_by_mail
 from games.play.store import engine_game
 from games.words.results import agreement_terms, stalemate_how, stalemate_scorer
@@ -150,7 +151,7 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
     profile = profile_of(user) if user is not None else None  # read once for the e-mail
     if user is not None and profile is not None:
         context["player"] = profile.display_name or user.get_username()
-    if user is not None and row.kind in NOTIFICATION_EVENTS:
+    if user is not None and row.kind in KINDS:
         # The answer to a player's own reply is no news to unsubscribe from.
         token = unsubscribe_token(user, row.kind)
         context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"

@@ -11,9 +11,9 @@ from django.utils.translation import gettext_lazy
 
 from accounts.conduct import MAX_DETAILS
 from accounts.models import Report
+from games.clocks import BANK, PER_TURN, TimeControl
 from games.lobby import rules_catalog
 from games.models import StopMode
-from games.play.clocks import BANK, PER_TURN, TimeControl
 
 
 def _coerce_like(default: Any) -> Callable[[Any], Any]:

@@ -83,11 +83,11 @@ def readable_messages(
     game: Game, reader: User | AnonymousUser | None, seat: int | None
 ) -> list[dict[str, Any]]:
     """The messages ``reader`` (in ``seat``; None, a spectator) may read at ``game``,
-    oldest first (``selectors.messages_for``), each with whether the reader wrote it
+    oldest first (``talk.messages_for``), each with whether the reader wrote it
     and whether they have reported it. A game without messages costs no query."""
     if not game.message_count:
         return []
-    found = list(selectors.messages_for(game, reader, seat))
+    found = list(talk.messages_for(game, reader, seat))
     me = reader.pk if reader is not None and reader.is_authenticated else None
     others = [message.pk for message in found if message.author_id != me]
     reported = (

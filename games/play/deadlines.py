@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 
 from accounts.models import Profile
 from accounts.services import profile_of
+from games import clocks
 from games.models import Game
-from games.play import clocks
 
 
 def _zone(game: Game, seat: int) -> ZoneInfo:

@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.clocks import TimeControl
 from games.engine import new_seed, seed_commitment
 from games.models import Game, Match, Seat, StopMode
 from games.play import deadlines
-from games.play.clocks import TimeControl
 from games.play.happenings import GameDealt, publish
 from games.play.store import engine_game, keep, new_engine_game
 from lib.errors import ServiceError

@@ -11,8 +11,9 @@ from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
 from games.engine import Game as EngineGame
-from games.models import SEATS, Game, Message
+from games.models import SEATS, Game
 from games.play.store import engine_game
+from games.talk import messages_for
 from lib.errors import ServiceError
 
 
@@ -159,20 +160,6 @@ def move_log(engine: EngineGame) -> list[dict[str, Any]]:
     for row in rows:
         row.setdefault("move", row["entry"].split(" ", 1)[1])
     return rows
-
-
-def messages_for(
-    game: Game, reader: User | AnonymousUser | None, seat: int | None
-) -> QuerySet[Message]:
-    """The messages of ``game`` that ``reader`` may read, oldest first: a player's
-    (``seat``), but those of writers they block; a spectator's (``seat`` None) once the
-    game is over, none while it is played (docs/spectators.md)."""
-    messages = Message.objects.filter(game=game).select_related("author").order_by("pk")
-    if seat is None and game.status == Game.Status.PLAYING:
-        return messages.none()
-    if reader is not None and reader.is_authenticated:
-        messages = messages.exclude(author__blocks_received__blocker=reader)
-    return messages
 
 
 def export_game(

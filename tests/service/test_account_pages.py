@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import NOTIFICATION_EVENTS, ApiToken
+from accounts.models import ApiToken
 from accounts.services import MAX_TOKENS, profile_of
 from games.models import Game
+from games.notify.kinds import KINDS as NOTIFICATION_EVENTS
 
 from .conftest import browser, client_for
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from games.play.clocks import TimeControl, deadline_after, running_time
+from games.clocks import TimeControl, deadline_after, running_time
 
 PARIS = ZoneInfo("Europe/Paris")
 FRIDAY_NOON = datetime(2026, 11, 20, 11, 0, tzinfo=UTC)  # 12:00 in Paris

@@ -11,9 +11,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.services import profile_of, start_vacation, update_profile, vacation_days_left
+from games.clocks import TimeControl
 from games.lobby.matches import start_match
 from games.models import Game, Notification
-from games.play.clocks import TimeControl
 from games.play.dealing import start_game
 from games.play.sweep import remind, timeout_game
 from games.sweep import sweep

@@ -21,9 +21,9 @@ import time_machine
 from django.contrib.auth.models import User
 from django.test import Client
 
-from accounts.models import NOTIFICATION_EVENTS
 from accounts.services import start_vacation, update_profile
 from games.models import Game, Notification
+from games.notify.kinds import KINDS as NOTIFICATION_EVENTS
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stops import call_stop_on

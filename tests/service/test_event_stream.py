@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.bots import bot_player
 from accounts.models import ApiToken
 from accounts.services import create_token, delete_account, revoke_token
+from games import retention
 from games.api.stream import negotiate, resume_from
 from games.engine import BY_RESIGNATION
 from games.feed.stream import PAGE_SIZE
@@ -32,7 +33,6 @@ from games.lobby.challenges import (
     decline_challenge,
 )
 from games.models import Event, Game
-from games.play import retention
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stalemate import offer_stalemate

@@ -1,6 +1,7 @@
 """The service's layers, read from its code: no import circle between the project's
-modules, ``accounts`` built below ``games``, and the selectors reading only models,
-stored games and the engine."""
+modules, every module in its room and importing nothing from a room above it, the
+library and accounts below every domain, the play services telling no feature
+directly, and the selectors reading only models, stored games and the engine."""
 
 from __future__ import annotations
 
@@ -82,18 +83,88 @@ def test_no_module_imports_itself_back() -> None:
     assert circles == []
 
 
-def test_accounts_is_built_below_games() -> None:
-    # The sign-up page shows the challenge a newcomer's e-mail invitation names: the one
-    # place accounts reads a game's model (docs/architecture.md, "Layers").
-    allowed = {("accounts.invitations", "games.models")}
-    reaching = {
+#: The rooms of the service, from the ground up (docs/architecture.md, "Layers"): a
+#: module imports only from its own room or the rooms below it. The rules engine and the
+#: library import nothing of the domains; accounts knows nothing of games; the play
+#: services sit below every feature that follows a game (they publish happenings,
+#: games/play/happenings.py); the channels (API, pages) sit above the domains; the
+#: wiring (games.subscriptions, games.apps, config) at the top.
+ROOMS = (
+    "games.engine",
+    "lib",
+    "accounts",
+    "games.clocks",
+    "games.models",
+    "games.words",
+    "games.talk",
+    "games.play",
+    "games.feed",
+    "games.notify",
+    "games.lobby",
+    "games.computer",
+    "games.sweep",
+    "games.retention",
+    "games.tasks",
+    "mailplay",
+    "webhooks",
+    "games.templatetags",
+    "games.api",
+    "games.pages",
+    "games.subscriptions",
+    "games.admin",
+    "games.management",
+    "games.urls",
+    "games.apps",
+    "config",
+)
+
+
+def room_of(name: str) -> str | None:
+    """The longest room that holds module ``name`` (an empty package's ``__init__``,
+    ``games`` itself, belongs to none)."""
+    rooms = [room for room in ROOMS if name == room or name.startswith(room + ".")]
+    return max(rooms, key=len) if rooms else None
+
+
+def test_every_module_has_its_room() -> None:
+    assert [name for name in MODULES if name != "games" and room_of(name) is None] == []
+
+
+def test_no_module_imports_from_a_room_above_its_own() -> None:
+    upward = sorted(
         (name, target)
         for name, targets in GRAPH.items()
-        if name.startswith("accounts")
         for target in targets
-        if target.startswith("games")
-    }
-    assert reaching <= allowed
+        if (room := room_of(name)) is not None
+        and (above := room_of(target)) is not None
+        and ROOMS.index(above) > ROOMS.index(room)
+    )
+    assert upward == []
+
+
+def test_the_library_and_accounts_know_nothing_of_the_domains() -> None:
+    for low in ("lib", "accounts"):
+        reaching = {
+            (name, target)
+            for name, targets in GRAPH.items()
+            if room_of(name) == low
+            for target in targets
+            if target.split(".")[0] in ("games", "mailplay", "webhooks", "config")
+        }
+        assert reaching == set(), low
+
+
+def test_the_play_services_tell_no_feature_directly() -> None:
+    """What follows an action (e-mails, events, ratings, matches, the computer players)
+    subscribes to the play services' happenings; they import none of it."""
+    features = ("games.notify", "games.feed", "games.lobby", "games.computer", "games.pages")
+    assert {
+        (name, target)
+        for name, targets in GRAPH.items()
+        if name.startswith("games.play.")
+        for target in targets
+        if target.startswith(features)
+    } == set()
 
 
 def test_webhooks_are_built_on_top_and_nothing_imports_them() -> None:
@@ -108,6 +179,6 @@ def test_webhooks_are_built_on_top_and_nothing_imports_them() -> None:
     }
 
 
-def test_selectors_read_only_models_stored_games_and_the_engine() -> None:
-    allowed = {"games.models", "games.play.store", "lib.errors"}
+def test_selectors_read_only_models_stored_games_messages_and_the_engine() -> None:
+    allowed = {"games.models", "games.play.store", "games.talk", "lib.errors"}
     assert {t for t in GRAPH["games.play.selectors"] if not t.startswith("games.engine")} <= allowed

@@ -12,7 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, IdempotentRequest, Notification
-from games.play.retention import prune
+from games.retention import prune
 from games.tasks import prune_old_rows
 
 pytestmark = pytest.mark.django_db

@@ -69,7 +69,9 @@ def test_a_challenge_with_options_deals_a_game_with_them(alice: User, bob: User)
     assert state["rule_options"] == {"reserve_size": 12, "lenient_turn": True}
     assert state["position"]["A"]["reserve"]["count"] == 12
     assert "Options" in selectors.export_game(game)
-    assert game.rules_label == "Standard (pagat.com) + Lenient turn, Reserve size 12"
+    assert rules_catalog.rules_label(game.rules, game.rule_options) == (
+        "Standard (pagat.com) + Lenient turn, Reserve size 12"
+    )
 
 
 def test_options_equal_to_the_preset_are_not_stored(alice: User, bob: User) -> None:

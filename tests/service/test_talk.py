@@ -20,8 +20,9 @@ from accounts.services import delete_account, update_profile
 from games import talk
 from games.models import Event, Game, Message, Notification
 from games.play.dealing import start_game
-from games.play.selectors import export_game, messages_for
+from games.play.selectors import export_game
 from games.play.services import play_moves, resign, write_message
+from games.talk import messages_for
 from lib.errors import ServiceError
 from mailplay.commands import Moves, read_command
 from mailplay.models import InboundMail
