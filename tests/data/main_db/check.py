@@ -1,0 +1,43 @@
+"""Open a database ``make.py`` made, as the code stands now, after ``migrate``: print
+its rows per table and status (as ``expected.json`` counts them), after checking that
+every game replays and that the game in play takes its next move."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(database: Path) -> None:
+    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
+    sys.path.insert(0, str(HERE.parents[2]))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from games.models import Game
+    from games.play.services import play_moves
+    from games.play.store import engine_game
+    from tests.data.main_db.make import tally
+
+    call_command("migrate", verbosity=0)
+    counts = tally()
+    call_command("verify_games")  # raises CommandError when a game differs
+    game = Game.objects.get(status="playing")
+    engine = engine_game(game)
+    seat = engine.to_move
+    move = str(engine.legal_moves(seat)[0])
+    player = game.seats.get(letter="AB"[seat]).user
+    assert player is not None
+    play_moves(game_id=game.pk, user=player, moves=[move])
+    print(json.dumps(counts, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
