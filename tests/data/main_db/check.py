@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 
@@ -24,7 +25,6 @@ def main(database: Path) -> None:
     from games.models import Game
     from games.play.services import play_moves
     from games.play.store import engine_game
-    from tests.data.main_db.make import tally
 
     call_command("migrate", verbosity=0)
     counts = tally()
@@ -37,6 +37,28 @@ def main(database: Path) -> None:
     assert player is not None
     play_moves(game_id=game.pk, user=player, moves=[move])
     print(json.dumps(counts, sort_keys=True))
+
+
+def tally() -> dict[str, Any]:
+    """Rows per table, and per status where the table has one."""
+    from django.apps import apps
+    from django.db.models import Count
+
+    counts: dict[str, Any] = {}
+    for model in apps.get_models():
+        if model._meta.app_label not in {"games", "accounts", "mailplay", "webhooks", "auth"}:
+            continue
+        label = model._meta.label
+        if label == "auth.Permission":  # made anew for each model, not stored data
+            continue
+        counts[label] = {"rows": model._default_manager.count()}
+        if any(field.name == "status" for field in model._meta.get_fields()):
+            counts[label]["status"] = dict(
+                model._default_manager.values_list("status")
+                .annotate(n=Count("id"))
+                .order_by("status")
+            )
+    return counts
 
 
 if __name__ == "__main__":
