@@ -1,0 +1,104 @@
+"""Every page checked by axe-core (the copy axe-playwright-python ships) in the browser:
+in light and dark, in English, French and German, at 360 and 1280 px, with no
+violation of any rule axe runs by default (WCAG 2.2 A and AA, and its best practices)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.contrib.auth.models import User
+from playwright.sync_api import Browser, Page, expect
+
+from games.models import Game
+
+from .conftest import Console, sign_in
+
+AXE = Axe()
+
+
+def violations(page: Page) -> list[str]:
+    """axe's violations on the page as it stands: each rule, its impact and the first
+    elements it names."""
+    found = AXE.run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + "; ".join(" ".join(node["target"]) for node in v["nodes"][:3])
+        for v in found
+    ]
+
+
+def signed_in_pages(game: Game) -> list[str]:
+    return [
+        "/",
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/replay/",
+        "/rules/",
+        "/account/",
+        "/watch/",
+        "/leaderboard/",
+        "/players/bob/",
+    ]
+
+
+SIGNED_OUT_PAGES = ["/accounts/signup/", "/accounts/login/"]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_every_page_passes_axe(
+    browser: Browser,
+    live_server: Any,
+    playable_game: Game,
+    players: tuple[User, User],
+    language: str,
+    scheme: str,
+) -> None:
+    found: dict[str, list[str]] = {}
+    for width in (360, 1280):
+        for signed_in in (False, True):
+            context = browser.new_context(
+                base_url=live_server.url,
+                viewport={"width": width, "height": 800},
+                locale=language,
+                color_scheme=scheme,  # type: ignore[arg-type]
+            )
+            page = context.new_page()
+            if signed_in:
+                sign_in(page, "alice")
+            for url in signed_in_pages(playable_game) if signed_in else SIGNED_OUT_PAGES:
+                page.goto(url)
+                problems = violations(page)
+                if problems:
+                    found[f"{url} at {width}px"] = problems
+            context.close()
+    assert found == {}, "\n".join(f"{where}: {p}" for where, ps in found.items() for p in ps)
+
+
+def test_the_theme_follows_the_system_until_the_player_chooses_one(
+    new_page: Any, console: Console, live_server: Any
+) -> None:
+    page = new_page(360)
+    page.emulate_media(color_scheme="dark")
+    page.goto("/rules/")
+    background = "getComputedStyle(document.body).backgroundColor"
+    dark = page.evaluate(background)
+    switch = page.locator("#theme-switch")
+    expect(switch).to_have_text("Theme: as the system")
+    switch.click()  # light, whatever the system says
+    expect(switch).to_have_text("Theme: light")
+    assert page.evaluate("document.documentElement.dataset.theme") == "light"
+    light = page.evaluate(background)
+    assert light != dark
+    page.reload()  # the choice is kept in this browser
+    expect(switch).to_have_text("Theme: light")
+    assert page.evaluate(background) == light
+    switch.click()
+    expect(switch).to_have_text("Theme: dark")
+    page.emulate_media(color_scheme="light")
+    assert page.evaluate(background) == dark
+    switch.click()  # back to the system's, now light
+    expect(switch).to_have_text("Theme: as the system")
+    assert page.evaluate(background) == light
+    assert console.errors == []
