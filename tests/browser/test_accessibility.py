@@ -4,6 +4,7 @@ violation of any rule axe runs by default (WCAG 2.2 A and AA, and its best pract
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import Game
+from tests.service.conftest import play_turn
 
 from .conftest import Console, sign_in
 
@@ -101,4 +103,38 @@ def test_the_theme_follows_the_system_until_the_player_chooses_one(
     switch.click()  # back to the system's, now light
     expect(switch).to_have_text("Theme: as the system")
     assert page.evaluate(background) == light
+    assert console.errors == []
+
+
+def test_a_turn_by_keyboard_keeps_the_focus_and_the_opponents_turn_is_read_out(
+    new_page: Any,
+    console: Console,
+    playable_game: Game,
+    players: tuple[User, User],
+) -> None:
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    # Keys only: each pile is a button; Enter picks a card up, Enter on a pile puts it.
+    for source, destination in (("H1", "F1"), ("RA", "H1")):
+        page.locator(f"#pile-{source}").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f"#pile-{destination}")).to_have_class(re.compile(r"\btarget\b"))
+        page.locator(f"#pile-{destination}").focus()
+        page.keyboard.press("Enter")
+        expect(page.locator(f"#pile-{destination} [data-card]").first).to_be_visible()
+        # The pile the card went to keeps the focus: the next move starts from there.
+        assert page.evaluate("document.activeElement.id") == f"pile-{destination}"
+    page.keyboard.press("t")  # turns a card
+    expect(page.locator("#pile-CA [data-card='QD']")).to_be_visible()
+    discard = page.get_by_role("button", name="Discard to my waste")
+    discard.focus()
+    page.keyboard.press("Enter")  # the turn passes: the button is gone
+    expect(page.locator(".status")).to_contain_text("Waiting for bob")
+    assert page.evaluate("document.activeElement.id") == "status"
+
+    play_turn(playable_game, *players)  # bob's turn, seen by the page's stream or poll
+    announcer = page.locator("#announcer")
+    expect(announcer).to_contain_text("bob played", timeout=30_000)
+    expect(announcer).to_contain_text("Your turn")
     assert console.errors == []

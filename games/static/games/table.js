@@ -62,7 +62,8 @@
   // sent one is gone).
   function underWay(posted) {
     const active = document.activeElement;
-    const kept = { text: {}, set: {}, open: [], focused: active && game.contains(active) ? active.id : "" };
+    // "#": a control without an id had it (the focus then goes to the status if it is gone).
+    const kept = { text: {}, set: {}, open: [], focused: active && game.contains(active) ? active.id || "#" : "" };
     for (const control of game.querySelectorAll("input[id], textarea[id], select[id]")) {
       if (control.type === "hidden" || (posted && control.form === posted)) continue;
       if (control.type === "checkbox" || control.type === "radio") {
@@ -129,6 +130,16 @@
     swap(await response.text(), kept, false);
   }
 
+  // The live region outside the replaced part: a screen reader hears each thing once.
+  const announcer = document.getElementById("announcer");
+  const announce = (text) => {
+    if (announcer && text) announcer.textContent = text.replace(/\s+/g, " ").trim();
+  };
+  // The version of the last turn announced: a turn is read out when it arrives, never
+  // again when the same table comes back.
+  const news = () => document.getElementById("turn-news");
+  let heard = news() ? news().dataset.version : "";
+
   // ``quietly``: a poll's or an event's table, which must not move the page or take the
   // focus anywhere it was not.
   function swap(html, kept, quietly) {
@@ -139,6 +150,13 @@
     const again = kept.focused && document.getElementById(kept.focused);
     if (again) again.focus({ preventScroll: quietly });
     else if (refusal && !quietly) refusal.focus();
+    // The control that had the focus is gone (the turn passed): the game's status
+    // takes it, never the page's body.
+    else if (kept.focused && !quietly) document.getElementById("status").focus();
+    const arrived = news();
+    if (refusal && !quietly) announce(refusal.textContent);
+    else if (arrived && arrived.dataset.version !== heard && quietly) announce(arrived.textContent);
+    if (arrived) heard = arrived.dataset.version;
     countdown();
   }
 
