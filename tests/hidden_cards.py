@@ -15,6 +15,19 @@ from games.engine import Position, card_label, card_words
 from games.engine.cards import Card, card_name
 
 CARD_NAME = re.compile(r"^[A2-9TJQK][SHDC]$")
+TURN_FRAMES = re.compile(r'<template id="turn-frames">(.*?)</template>', re.DOTALL)
+FRAME_START = '<div data-move="'
+
+
+def turn_frames_of(html: str) -> tuple[str, list[str]]:
+    """``html`` without the last turn's frames (games/pages/playback.py), and each
+    frame's piles: frame ``k`` is the table ``k`` moves into the last turn, and must
+    show no more than lay face up then."""
+    found = TURN_FRAMES.search(html)
+    if found is None:
+        return html, []
+    frames = [part for part in found.group(1).split(FRAME_START) if part]
+    return html[: found.start()] + html[found.end() :], frames
 
 
 def face_up_names(position: Position) -> Counter[str]:

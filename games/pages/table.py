@@ -26,6 +26,7 @@ from games.pages import poll
 from games.pages.access import player_game, user_of, wants_fragment, watchable, watched_game
 from games.pages.board import build_board
 from games.pages.forms import ReportForm
+from games.pages.playback import turn_frames
 from games.play import presence, selectors, services, stops
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.play.store import engine_game
@@ -76,6 +77,7 @@ def _table_context(game: Game, seat: int | None) -> dict[str, Any]:
         "stalemate_score": engine.position.stalemate_score(),  # R8.5: what agreeing scores
         "to_move_name": names[game.to_move],
         "table_words": _table_words(),
+        "turn_frames": turn_frames(engine, seat, names, board),
     }
 
 

@@ -22,7 +22,13 @@ from games.engine import Position, card_name, deal, get_rules, view
 from games.models import Game
 from games.play.dealing import start_game
 from games.play.services import play_moves
-from tests.hidden_cards import card_names_in, face_down_cards, face_up_names, named_face_down
+from tests.hidden_cards import (
+    card_names_in,
+    face_down_cards,
+    face_up_names,
+    named_face_down,
+    turn_frames_of,
+)
 from tests.stored import current_turn_of, last_turn_of
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +110,12 @@ def check_pages(
         for url in (f"/games/{game.pk}/", f"/games/{game.pk}/table/"):
             response = client.get(url)
             assert response.status_code == 200
-            assert leaks(response.text, positions[-1], seat) == [], url
+            table, frames = turn_frames_of(response.text)
+            assert leaks(table, positions[-1], seat) == [], url
+            # The last turn played out: each frame as the seat saw the table then.
+            start = game.ply - len(current_turn_of(game)) - len(last_turn_of(game)["moves"])
+            for k, frame in enumerate(frames):
+                assert leaks(frame, positions[start + k], seat) == [], f"{url} frame {k}"
         for step in range(first, game.ply + 1):
             if step in checked[seat]:
                 continue
@@ -151,7 +162,7 @@ def test_no_page_shows_a_face_down_card(alice: User, bob: User) -> None:
         for move in turn[:cut]:
             position.play(move)
             positions.append(position.copy())
-        assert leaks(response.text, position, seat) == []
+        assert leaks(turn_frames_of(response.text)[0], position, seat) == []
         if not position.is_over:
             check_pages(game, clients, positions, checked)
         if turn[cut:]:
@@ -171,7 +182,7 @@ def test_no_page_shows_a_face_down_card(alice: User, bob: User) -> None:
     assert game.status == Game.Status.WON and game.ply == len(positions) - 1
     for seat, client in enumerate(clients):
         for url in (f"/games/{game.pk}/", f"/games/{game.pk}/table/"):
-            assert leaks(client.get(url).text, position, seat) == [], url
+            assert leaks(turn_frames_of(client.get(url).text)[0], position, seat) == [], url
         for step in (0, len(positions) // 2):
             html = client.get(f"/games/{game.pk}/replay/", {"step": step}).text
             # Every card but those under a foundation's top (a foundation shows its top).
