@@ -7,9 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
-
 from games.engine import Game as EngineGame
 from games.engine import view
 from games.pages.board import Board, Pile, build_board
@@ -22,7 +19,7 @@ MOST_MOVES = 60
 @dataclass(frozen=True)
 class Frame:
     move: str  # "" for the table before the turn
-    html: str  # the piles that differ from the frame before, drawn as on the table
+    piles: list[Pile]  # those that differ from the frame before (games/_playback.html)
 
 
 def _looks(pile: Pile) -> tuple[object, ...]:
@@ -30,23 +27,16 @@ def _looks(pile: Pile) -> tuple[object, ...]:
     return (tuple(card.code for card in pile.cards), pile.count, pile.back, pile.down)
 
 
-def _drawn(piles: list[Pile]) -> str:
-    # Each piece is the template's own (escaped) output; joined, it stays markup.
-    return mark_safe(
-        "".join(
-            render_to_string("games/_pile.html", {"pile": pile, "interactive": False})
-            for pile in piles
-        )
-    )
-
-
 def turn_frames(
     engine: EngineGame, seat: int | None, names: dict[str, str], table: Board
 ) -> list[Frame]:
     """The frames of the last turn for ``seat`` (None: a spectator), or none when it is
-    the viewer's own, was lost, or is too long to play out. ``table``: the table now."""
+    the viewer's own, was lost, is too long to play out, or the viewer has moved since
+    (they have seen it). ``table``: the table now."""
     last = engine.last_turn
     if last is None or not last.moves or last.seat == seat or len(last.moves) > MOST_MOVES:
+        return []
+    if seat is not None and engine.to_move == seat and engine.current_turn:
         return []
     steps = engine.recent_steps()[: len(last.moves) + 1]
     boards = [
@@ -59,8 +49,8 @@ def turn_frames(
     ]
     if not first:
         return []
-    frames = [Frame("", _drawn(first))]
+    frames = [Frame("", first)]
     for move, before, after in zip(last.moves, boards, boards[1:], strict=False):
         changed = [pile for key, pile in after.items() if _looks(pile) != _looks(before[key])]
-        frames.append(Frame(str(move), _drawn(changed)))
+        frames.append(Frame(str(move), changed))
     return frames
