@@ -144,6 +144,29 @@ class NewGameForm(forms.Form):
     def plain_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if not name.startswith("opt_")]
 
+    #: What most challenges set: who, which rules, how much time. The rest (a third
+    #: player, Stop!, weekends, a match, rating, privacy, an open challenge's range) is
+    #: folded away on the page, and opens when one of its fields has an error.
+    FIRST_FIELDS = (
+        "opponent",
+        "rules",
+        "control",
+        "days_per_turn",
+        "bank_initial_days",
+        "bank_increment_days",
+    )
+
+    def first_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.FIRST_FIELDS if name in self.fields]
+
+    def more_fields(self) -> list[forms.BoundField]:
+        return [field for field in self.plain_fields() if field.name not in self.FIRST_FIELDS]
+
+    def more_has_errors(self) -> bool:
+        return any(field.errors for field in self.more_fields()) or any(
+            field.errors for field in self.option_fields()
+        )
+
     def rule_options(self) -> dict[str, Any]:
         """The options ticked or chosen: each changes the preset (the rule options)."""
         return {

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from django.contrib.auth.models import User
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from games.lobby import rules_catalog
 from games.models import Challenge, Game
@@ -16,14 +16,22 @@ from games.play.services import resign
 from .conftest import Console, assert_fits, screenshot, sign_in
 
 
+def open_new_game(page: Page) -> None:
+    """The new game is a folded dialog under the games that wait for the player."""
+    page.locator("summary", has_text="New game").click()
+    expect(page.locator("form.new-game")).to_be_visible()
+
+
 def test_a_challenge_from_the_lobby_is_accepted_and_opens_the_game(
     players: tuple[User, User], new_page: Any, console: Console
 ) -> None:
     alice_page = new_page(1280)
     sign_in(alice_page, "alice")
+    open_new_game(alice_page)
     form = alice_page.locator("form.new-game")
     form.get_by_label("Opponent", exact=True).fill("bob")
     form.get_by_label("Days per turn").fill("2")
+    form.get_by_text("More choices").click()  # folded: most challenges need none
     form.get_by_label("Match to (points)").fill("100")
     form.get_by_role("button", name="Send the challenge").click()
     expect(alice_page.locator(".message")).to_contain_text("Challenge sent to bob")
@@ -55,6 +63,7 @@ def test_a_refused_challenge_keeps_what_was_typed(
 ) -> None:
     page = new_page(1280)
     sign_in(page, "alice")
+    open_new_game(page)
     form = page.locator("form.new-game")
     form.get_by_label("Opponent", exact=True).fill("nobody-by-that-name")
     form.get_by_label("Days per turn").fill("5")
@@ -100,6 +109,7 @@ def test_it_shows_the_bank_fields_only_for_a_time_bank(
 ) -> None:
     page = new_page(1280)
     sign_in(page, "alice")
+    open_new_game(page)
     form = page.locator("form.new-game")
     per_turn = form.get_by_label("Days per turn")
     bank = [
@@ -129,6 +139,7 @@ def test_the_rule_options_read_well_on_a_phone_and_a_screen(
     for width in (360, 1280):
         page = new_page(width, 800)
         sign_in(page, "alice")
+        open_new_game(page)
         page.get_by_text("Rule options: change the chosen rules further").click()
         page.get_by_text("What each set of rules is").click()
         box = page.get_by_label(option.label)
