@@ -3,6 +3,8 @@ game against a player or the computer; an e-mailed invitation followed."""
 
 from __future__ import annotations
 
+import random
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlencode
 
@@ -12,17 +14,18 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts import conduct, invitations
 from accounts.bots import BOT_PLAYERS
 from accounts.services import calendar_address, has_account, profile_of
-from games.engine import PRESETS
+from games.engine import PRESETS, deal, view
 from games.lobby import challenges, ratings, rules_catalog
 from games.models import Challenge
 from games.pages.access import user_of
+from games.pages.board import Board, build_board
 from games.pages.forms import NewGameForm
 from games.play import selectors
 from games.words.results import result_line
@@ -38,8 +41,40 @@ COMPUTER_LEVELS = {
 
 def lobby(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return render(request, "games/welcome.html")
+        moves_url = request.build_absolute_uri(reverse("api-game-moves", args=[7]))
+        return render(
+            request,
+            "games/welcome.html",
+            {
+                "board": sample_table(get_language() or "en"),
+                # Commands, not words: the same in every language.
+                "sample_reply": "H3-F1 R-H3 T C-W",
+                "sample_request": (
+                    'curl -H "Authorization: Token rb_…" -H "Content-Type: application/json" \\\n'
+                    f'  -d \'{{"moves": ["T"]}}\' {moves_url}'
+                ),
+            },
+        )
     return _lobby(request, NewGameForm())
+
+
+#: The home page's table: a real deal a few dozen moves in, drawn as a spectator sees it.
+SAMPLE_SEED, SAMPLE_MOVES = 20261127, 36
+
+
+@lru_cache(maxsize=8)
+def sample_table(language: str) -> Board:
+    """The table the home page shows, in ``language`` (its piles' names are words)."""
+    position = deal(SAMPLE_SEED)
+    rng = random.Random(SAMPLE_SEED)
+    for _move in range(SAMPLE_MOVES):
+        moves = position.legal_moves()
+        # Mostly the moves a player makes first (onto the foundations, out of the
+        # reserve), so the table looks like a game under way, not a scramble.
+        keen = [m for m in moves if str(m).startswith("R-") or "-F" in str(m)]
+        position.push(rng.choice(keen or moves))
+    names = {"A": pgettext("seat", "you"), "B": _("your opponent")}
+    return build_board(view(position), names=names)
 
 
 def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:

@@ -44,7 +44,7 @@ def signed_in_pages(game: Game) -> list[str]:
     ]
 
 
-SIGNED_OUT_PAGES = ["/accounts/signup/", "/accounts/login/"]
+SIGNED_OUT_PAGES = ["/", "/accounts/signup/", "/accounts/login/"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
