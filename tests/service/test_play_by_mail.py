@@ -193,7 +193,7 @@ def test_the_handling_sends_the_answer_itself_and_queues_only_the_opponents_emai
         queued.append((task, pk))
         return True
 
-    monkeypatch.setattr("games.notify.notifications.dispatch", dispatch)
+    monkeypatch.setattr("lib.outbox.dispatch", dispatch)
     deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(whole_turn(game))))
     answer = Notification.objects.get(kind="mail_answer")
     assert answer.status == "sent" and answer.attempts == 1
@@ -676,7 +676,7 @@ def test_nothing_is_lost_when_the_broker_is_down_at_arrival(
 ) -> None:
     game, mover, _ = started
     raw = reply(turn_mail(smtp_inbox, mover), whole_turn(game)[0])
-    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)  # the broker is down
+    monkeypatch.setattr("lib.outbox.dispatch", lambda *args: False)  # the broker is down
     receipt = deliver(run, raw)
     assert receipt.status == STORED and InboundMail.objects.get().status == "received"
     InboundMail.objects.update(next_attempt_at=timezone.now())
@@ -694,7 +694,7 @@ def test_a_worker_that_died_mid_reply_applied_nothing_and_the_next_applies_once(
     game, mover, _ = started
     first = whole_turn(game)[0]
     raw = reply(turn_mail(smtp_inbox, mover), first)
-    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)
+    monkeypatch.setattr("lib.outbox.dispatch", lambda *args: False)
     deliver(run, raw)
     row = InboundMail.objects.get()
     before = engine(game).entry_count
