@@ -86,10 +86,10 @@ def handle(inbound_id: int) -> str:
         reading = prepare(row)
         with transaction.atomic():
             this = outbox.held(InboundMail, claimed_at).filter(pk=inbound_id)
-            row = this.select_for_update().first()
-            if row is None:
+            held = this.select_for_update().first()
+            if held is None:
                 return ""  # the claim ran out and another worker has the row
-            result = act_on(row, reading)
+            result = act_on(held, reading)
             outbox.finish(
                 this,
                 outcome=result.outcome,
