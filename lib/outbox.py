@@ -58,12 +58,12 @@ class Lifecycle:
     """Which statuses of a model play the outbox's parts, and the settings (by name,
     read at each use) that bound its rows' attempts and a claim's lease."""
 
-    waiting: str
-    claimed: str
     done: str
-    failed: str
     max_attempts: str
     lease_seconds: str
+    waiting: str = "pending"
+    claimed: str = "sending"
+    failed: str = "failed"
 
 
 class Outbox(models.Model):

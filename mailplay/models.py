@@ -38,12 +38,11 @@ class InboundMail(Outbox):
         FAILED = "failed"  # every attempt failed: see detail and last_error
 
     lifecycle = Lifecycle(
+        Status.DONE,
+        "MAIL_INBOUND_MAX_ATTEMPTS",
+        "MAIL_INBOUND_LEASE_SECONDS",
         waiting=Status.RECEIVED,
         claimed=Status.HANDLING,
-        done=Status.DONE,
-        failed=Status.FAILED,
-        max_attempts="MAIL_INBOUND_MAX_ATTEMPTS",
-        lease_seconds="MAIL_INBOUND_LEASE_SECONDS",
     )
 
     class Outcome(models.TextChoices):

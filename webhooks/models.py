@@ -58,14 +58,7 @@ class Delivery(Outbox):
         FAILED = "failed", _("Failed")  # its attempts are spent
         SKIPPED = "skipped", _("Skipped")  # its kind was unsubscribed before it went out
 
-    lifecycle = Lifecycle(
-        waiting=Status.PENDING,
-        claimed=Status.SENDING,
-        done=Status.DELIVERED,
-        failed=Status.FAILED,
-        max_attempts="WEBHOOK_MAX_ATTEMPTS",
-        lease_seconds="NOTIFICATION_LEASE_SECONDS",
-    )
+    lifecycle = Lifecycle(Status.DELIVERED, "WEBHOOK_MAX_ATTEMPTS", "NOTIFICATION_LEASE_SECONDS")
 
     webhook = models.ForeignKey(
         Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook")

@@ -49,14 +49,7 @@ class Notification(Outbox):
         #: was looking at the game when it was to go (games.play.presence).
         OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
 
-    lifecycle = Lifecycle(
-        waiting=Status.PENDING,
-        claimed=Status.SENDING,
-        done=Status.SENT,
-        failed=Status.FAILED,
-        max_attempts="EMAIL_MAX_ATTEMPTS",
-        lease_seconds="NOTIFICATION_LEASE_SECONDS",
-    )
+    lifecycle = Lifecycle(Status.SENT, "EMAIL_MAX_ATTEMPTS", "NOTIFICATION_LEASE_SECONDS")
 
     #: The player told, or None for an invitee without an account (``email`` only).
     user = models.ForeignKey(

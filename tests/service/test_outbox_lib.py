@@ -84,6 +84,8 @@ def state(row: Outbox) -> tuple[str, int, datetime | None, str]:
 def test_a_row_is_claimed_once_for_an_attempt(new: Callable[..., Outbox]) -> None:
     row = new()
     life = type(row).lifecycle
+    statuses = set(type(row).Status.values)  # type: ignore[attr-defined]
+    assert {life.waiting, life.claimed, life.done, life.failed} <= statuses
     assert outbox.claim(one(row)) == START
     assert state(row) == (life.claimed, 1, START + LEASE, "")
     assert row.claimed_at == START
