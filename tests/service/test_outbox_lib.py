@@ -8,6 +8,7 @@ a claimed row is tested with the channel."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import count
@@ -93,6 +94,32 @@ def test_a_row_is_claimed_once_for_an_attempt(new: Callable[..., Outbox]) -> Non
     assert outbox.finish(outbox.held(type(row), START).filter(pk=row.pk), last_error="") == 1
     assert state(row) == (life.done, 1, None, "")
     assert outbox.claim(one(row)) is None  # done
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_workers_claim_each_row_once(new: Callable[..., Outbox]) -> None:
+    rows = [new() for _ in range(5)]
+    model = type(rows[0])
+    barrier = threading.Barrier(4)
+    claims: list[tuple[int, datetime]] = []
+
+    def worker() -> None:
+        try:
+            barrier.wait()
+            for row in rows:
+                taken = outbox.claim(one(row))
+                if taken is not None:
+                    claims.append((row.pk, taken))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(pk for pk, _ in claims) == sorted(row.pk for row in rows)
+    assert {state(row)[:2] for row in rows} == {(model.lifecycle.claimed, 1)}
 
 
 def test_a_dead_workers_claim_is_taken_up_when_its_lease_runs_out_and_loses_the_row(

@@ -11,6 +11,7 @@ import json
 import re
 import socket
 import ssl
+import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -21,7 +22,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.core import mail
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -281,6 +282,31 @@ def test_one_worker_at_a_time_delivers_for_a_webhook_oldest_first(alice: User) -
     taken = delivery.claim(hook.pk)
     assert taken is not None and taken[1] == second
     assert Delivery.objects.get(pk=second.pk).status == "sending"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_tasks_for_a_webhook_claim_its_oldest_delivery_once(alice: User) -> None:
+    hook = create_webhook(alice, "http://127.0.0.1:9/", ["move"])
+    first, _ = Delivery.objects.bulk_create(
+        [Delivery(webhook=hook, kind="ping"), Delivery(webhook=hook, kind="ping")]
+    )
+    barrier = threading.Barrier(4)
+    taken: list[int | None] = []
+
+    def task() -> None:
+        try:
+            barrier.wait()
+            claimed = delivery.claim(hook.pk)
+            taken.append(None if claimed is None else claimed[1].pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=task) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(taken, key=str) == [first.pk, None, None, None]
 
 
 @pytest.mark.django_db
