@@ -39,7 +39,6 @@ from games.notify.writing import TURN_KINDS, build_message, moment_of, talk_of
 from games.play import presence
 from lib import outbox
 from lib.logs import fields
-from lib.outbox import dispatch
 
 logger = logging.getLogger(__name__)
 
@@ -257,8 +256,8 @@ def queue_due(now: datetime, batch: int) -> dict[str, int]:
             digests.add(user_id)
         else:
             emails.append(pk)
-    resent = sum(dispatch(SEND_NOTIFICATION, pk) for pk in emails)
-    digests_resent = sum(dispatch(SEND_DIGEST, user_id) for user_id in digests)
+    resent = sum(outbox.dispatch(SEND_NOTIFICATION, pk) for pk in emails)
+    digests_resent = sum(outbox.dispatch(SEND_DIGEST, user_id) for user_id in digests)
     return {
         "resent": resent,
         "digests_resent": digests_resent,
