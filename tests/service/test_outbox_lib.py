@@ -8,7 +8,6 @@ a claimed row is tested with the channel."""
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import count
@@ -25,6 +24,8 @@ from lib import outbox
 from lib.outbox import Outbox
 from mailplay.models import InboundMail
 from webhooks.models import Delivery, Webhook
+
+from .racing import race
 
 pytestmark = pytest.mark.django_db
 
@@ -100,24 +101,15 @@ def test_a_row_is_claimed_once_for_an_attempt(new: Callable[..., Outbox]) -> Non
 def test_racing_workers_claim_each_row_once(new: Callable[..., Outbox]) -> None:
     rows = [new() for _ in range(5)]
     model = type(rows[0])
-    barrier = threading.Barrier(4)
     claims: list[tuple[int, datetime]] = []
 
     def worker() -> None:
-        try:
-            barrier.wait()
-            for row in rows:
-                taken = outbox.claim(one(row))
-                if taken is not None:
-                    claims.append((row.pk, taken))
-        finally:
-            connection.close()
+        for row in rows:
+            taken = outbox.claim(one(row))
+            if taken is not None:
+                claims.append((row.pk, taken))
 
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    race(4, worker)
     assert sorted(pk for pk, _ in claims) == sorted(row.pk for row in rows)
     assert {state(row)[:2] for row in rows} == {(model.lifecycle.claimed, 1)}
 

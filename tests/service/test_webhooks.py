@@ -11,7 +11,6 @@ import json
 import re
 import socket
 import ssl
-import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import timedelta
@@ -22,7 +21,7 @@ import pytest
 import time_machine
 from django.contrib.auth.models import User
 from django.core import mail
-from django.db import connection, transaction
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -38,6 +37,7 @@ from webhooks.services import create_webhook, update_webhook
 from webhooks.signing import SignatureError, verify
 
 from .conftest import browser, client_for, mover_and_other, play_turn, wait_until
+from .racing import race
 from .test_worker import worker
 from .webhook_receiver import Receiver, hook_receiver, make_certificates, serving
 
@@ -290,22 +290,13 @@ def test_racing_tasks_for_a_webhook_claim_its_oldest_delivery_once(alice: User) 
     first, _ = Delivery.objects.bulk_create(
         [Delivery(webhook=hook, kind="ping"), Delivery(webhook=hook, kind="ping")]
     )
-    barrier = threading.Barrier(4)
     taken: list[int | None] = []
 
     def task() -> None:
-        try:
-            barrier.wait()
-            claimed = delivery.claim(hook.pk)
-            taken.append(None if claimed is None else claimed[1].pk)
-        finally:
-            connection.close()
+        claimed = delivery.claim(hook.pk)
+        taken.append(None if claimed is None else claimed[1].pk)
 
-    threads = [threading.Thread(target=task) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    race(4, task)
     assert sorted(taken, key=str) == [first.pk, None, None, None]
 
 
