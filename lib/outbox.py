@@ -8,7 +8,7 @@ task the broker cannot take is only logged (``dispatch``), and the minute sweep
 queues the row again (``due``). Its life, in the statuses its model names
 (``Lifecycle``)::
 
-    waiting --claim--> claimed --succeed/finish--> done (or a final status of its own)
+    waiting --claim--> claimed --finish--> done (or a final status of its own)
        ^                  |
        +--attempt_failed--+--(permanent, or attempts spent)--> failed
 
