@@ -16,7 +16,7 @@ class GamesConfig(AppConfig):
         from accounts.signals import account_deleting, player_blocked, vacation_started
 
         # Register the tasks in every process, the web's too: the outbox queues them
-        # by name (games.notify.notifications.dispatch) and never imports them itself.
+        # by name (lib.outbox.dispatch) and never imports them itself.
         from games import tasks  # noqa: F401
         from games.feed.stream import credentials_changed
         from games.lobby.challenges import pending_invitation, withdraw_challenges

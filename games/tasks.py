@@ -14,6 +14,7 @@ from games import retention, sweep
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
+from lib.outbox import dispatch
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
@@ -44,7 +45,7 @@ def send_digests() -> int:
         .distinct()
     )
     # What cannot be queued keeps waiting, in status digest, for tomorrow's run.
-    return sum(notifications.dispatch(notifications.SEND_DIGEST, user_id) for user_id in users)
+    return sum(dispatch(notifications.SEND_DIGEST, user_id) for user_id in users)
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]

@@ -1,5 +1,6 @@
-"""Acting on a stored message, once: a worker claims its row like the outbox's, and
-marks it done in the very transaction that plays its moves and writes its answer.
+"""Acting on a stored message, once: a worker claims its row as any outbox row
+(``lib.outbox``), and marks it done in the very transaction that plays its moves and
+writes its answer.
 
 Trust nothing in an e-mail (docs/play-by-mail.md): machines' messages are recorded
 and never answered; a bounce marks the address failing; the address it was sent to
@@ -18,21 +19,21 @@ import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import DatabaseError, transaction
-from django.db.models import F, Q
 from django.utils import timezone, translation
 
 from accounts.services import language_of, mail_bounced, verified_address
 from games.models import SEATS, Game, Notification
 from games.notify.mail_play import BounceAddress, ReplyAddress, address_label, read_address
-from games.notify.notifications import dispatch, notify, send
+from games.notify.notifications import notify, send
 from games.play import services, stalemate, stops
+from lib import outbox
 from lib.errors import ServiceError
 from lib.logs import fields
 
@@ -46,6 +47,9 @@ logger = logging.getLogger(__name__)
 
 Outcome = InboundMail.Outcome
 
+#: After a failed attempt, the next one comes this much later (a bug mended, a DNS
+#: that answers again).
+RETRY_AFTER = timedelta(minutes=1)
 #: A stranger who writes to a play address with a valid signature (the player's
 #: e-mail forwarded, say) is told once a day at most why nothing happened.
 STRANGER_ANSWER_EVERY = timedelta(days=1)
@@ -70,34 +74,9 @@ class Result:
     answer_id: int | None = None
 
 
-def lease() -> timedelta:
-    return timedelta(seconds=settings.MAIL_INBOUND_LEASE_SECONDS)
-
-
-def claim(inbound_id: int) -> datetime | None:
-    """Take the row for an attempt; its claim time, or None when another worker has it
-    or it is done. A row whose attempts are spent ends failed."""
-    now = timezone.now()
-    claimable = InboundMail.objects.filter(
-        Q(status=InboundMail.Status.RECEIVED)
-        | Q(status=InboundMail.Status.HANDLING, next_attempt_at__lte=now),
-        pk=inbound_id,
-    )
-    if claimable.filter(attempts__lt=settings.MAIL_INBOUND_MAX_ATTEMPTS).update(
-        status=InboundMail.Status.HANDLING,
-        claimed_at=now,
-        next_attempt_at=now + lease(),
-        attempts=F("attempts") + 1,
-    ):
-        return now
-    if claimable.update(status=InboundMail.Status.FAILED, next_attempt_at=None):
-        logger.error("mail failed %s", fields(id=inbound_id, why="attempts spent"))
-    return None
-
-
 def handle(inbound_id: int) -> str:
     """Act on a stored message if it is still to be handled; its outcome, or ""."""
-    claimed_at = claim(inbound_id)
+    claimed_at = outbox.claim(InboundMail.objects.filter(pk=inbound_id))
     if claimed_at is None:
         return ""
     try:
@@ -106,12 +85,13 @@ def handle(inbound_id: int) -> str:
         row = InboundMail.objects.get(pk=inbound_id)
         reading = prepare(row)
         with transaction.atomic():
-            row = InboundMail.objects.select_for_update().get(pk=inbound_id)
-            if row.status != InboundMail.Status.HANDLING or row.claimed_at != claimed_at:
+            this = outbox.held(InboundMail, claimed_at).filter(pk=inbound_id)
+            held = this.select_for_update().first()
+            if held is None:
                 return ""  # the claim ran out and another worker has the row
-            result = act_on(row, reading)
-            InboundMail.objects.filter(pk=row.pk).update(
-                status=InboundMail.Status.DONE,
+            result = act_on(held, reading)
+            outbox.finish(
+                this,
                 outcome=result.outcome,
                 detail=result.detail[:500],
                 user=result.user,
@@ -121,12 +101,16 @@ def handle(inbound_id: int) -> str:
                 authentication=reading.verdict.result if reading.verdict else "",
                 authentication_detail=reading.verdict.detail[:300] if reading.verdict else "",
                 handled_at=timezone.now(),
-                next_attempt_at=None,
             )
     except DatabaseError:
         raise  # not the message's fault: the claim runs out and the sweep tries again
     except Exception as error:
-        _attempt_failed(inbound_id, claimed_at, error)
+        logger.exception("mail handling failed %s", fields(id=inbound_id, error=repr(error)[:200]))
+        # A bug, or a message that breaks a library: tried again later, then given up.
+        rows = list(InboundMail.objects.filter(pk=inbound_id))
+        outbox.attempt_failed(
+            rows, claimed_at, repr(error), retry_in=lambda _: RETRY_AFTER, detail=repr(error)[:500]
+        )
         return ""
     logger.info(
         "mail handled %s",
@@ -174,21 +158,6 @@ def prepare(row: InboundMail) -> Reading:
     digest = hashlib.sha256(folded.encode()).hexdigest()
     command = read_command(text.text)
     return Reading(letter, command, quoted=text.quoted, digest=digest, verdict=verdict)
-
-
-def _attempt_failed(inbound_id: int, claimed_at: datetime, error: Exception) -> None:
-    """A bug, or a message that breaks a library: tried again later, then given up."""
-    logger.exception("mail handling failed %s", fields(id=inbound_id, error=repr(error)[:200]))
-    held = InboundMail.objects.filter(
-        pk=inbound_id, status=InboundMail.Status.HANDLING, claimed_at=claimed_at
-    )
-    spent = held.filter(attempts__gte=settings.MAIL_INBOUND_MAX_ATTEMPTS)
-    spent.update(status=InboundMail.Status.FAILED, next_attempt_at=None, detail=repr(error)[:500])
-    held.update(
-        status=InboundMail.Status.RECEIVED,
-        next_attempt_at=timezone.now() + timedelta(minutes=1),
-        detail=repr(error)[:500],
-    )
 
 
 def act_on(row: InboundMail, reading: Reading) -> Result:
@@ -384,8 +353,5 @@ def _bounce(letter: Letter, addressed: object) -> Result:
 
 def sweep() -> int:
     """Queue the rows no worker took up (the broker was down, a worker died); how many."""
-    due = InboundMail.objects.filter(
-        status__in=[InboundMail.Status.RECEIVED, InboundMail.Status.HANDLING],
-        next_attempt_at__lte=timezone.now(),
-    ).values_list("pk", flat=True)
-    return sum(dispatch(HANDLE_INBOUND, pk) for pk in due[:500])
+    due = InboundMail.objects.filter(outbox.due(InboundMail, timezone.now()))
+    return sum(outbox.dispatch(HANDLE_INBOUND, pk) for pk in due.values_list("pk", flat=True)[:500])

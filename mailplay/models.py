@@ -9,6 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from lib.outbox import Lifecycle, Outbox
 
 #: A new row's ``next_attempt_at``: when the minute sweep queues it if the task queued
 #: when it was stored has not taken it up.
@@ -19,12 +22,12 @@ def first_sweep() -> datetime:
     return timezone.now() + RESEND_AFTER
 
 
-class InboundMail(models.Model):
+class InboundMail(Outbox):
     """One message received, by the SMTP receiver or a provider's webhook.
 
     Stored before anything is done with it: a crash loses nothing. A worker claims the
-    row with a conditional UPDATE and marks it done in the transaction that acts on it:
-    nothing is applied twice. The same message delivered again (its Message-ID, or its
+    row as every outbox row (``lib.outbox``) and marks it done in the transaction that
+    acts on it: nothing is applied twice. The same message delivered again (its Message-ID, or its
     digest when it has none) is counted on the first row, never stored or acted on twice.
     """
 
@@ -32,7 +35,15 @@ class InboundMail(models.Model):
         RECEIVED = "received"  # waits for a worker
         HANDLING = "handling"  # claimed, until next_attempt_at (the lease's end)
         DONE = "done"  # acted on (or deliberately not): see outcome
-        FAILED = "failed"  # every attempt failed: see detail
+        FAILED = "failed"  # every attempt failed: see detail and last_error
+
+    lifecycle = Lifecycle(
+        Status.DONE,
+        "MAIL_INBOUND_MAX_ATTEMPTS",
+        "MAIL_INBOUND_LEASE_SECONDS",
+        waiting=Status.RECEIVED,
+        claimed=Status.HANDLING,
+    )
 
     class Outcome(models.TextChoices):
         PLAYED = "played"  # moves applied
@@ -85,12 +96,13 @@ class InboundMail(models.Model):
     game = models.ForeignKey("games.Game", on_delete=models.SET_NULL, null=True, blank=True)
     #: Times the same message came again (a retry, a second delivery): never acted on.
     duplicates = models.PositiveIntegerField(default=0)
-    attempts = models.PositiveSmallIntegerField(default=0)
     received_at = models.DateTimeField(auto_now_add=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
     handled_at = models.DateTimeField(null=True, blank=True)
-    #: When the minute sweep queues the row (again); None once done or failed.
-    next_attempt_at = models.DateTimeField(null=True, blank=True, default=first_sweep)
+    #: ``lib.outbox``'s, queued by the sweep if the task queued on arrival has not
+    #: taken it up.
+    next_attempt_at = models.DateTimeField(
+        _("next attempt at"), null=True, blank=True, default=first_sweep
+    )
 
     class Meta:
         verbose_name = "inbound e-mail"

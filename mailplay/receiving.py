@@ -13,7 +13,6 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,8 +20,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.notify.mail_play import address_label, read_address
-from games.notify.notifications import dispatch
 from lib.logs import fields
+from lib.outbox import dispatch_on_commit
 
 from .models import InboundMail
 from .reading import (
@@ -136,5 +135,5 @@ def receive(
             ),
         )
         if not throttled:
-            transaction.on_commit(partial(dispatch, HANDLE_INBOUND, row.pk))
+            dispatch_on_commit(HANDLE_INBOUND, row.pk)
     return Receipt(THROTTLED if throttled else STORED, row, sender)

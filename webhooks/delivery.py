@@ -1,6 +1,7 @@
 """Delivering a webhook's queue: one request at a time, oldest first, signed.
 
-``deliver`` claims the webhook with a conditional UPDATE (a lease of
+``deliver`` claims the webhook's oldest unfinished delivery, and only that one, as
+any outbox row (``lib.outbox``: a conditional UPDATE, a lease of
 ``NOTIFICATION_LEASE_SECONDS``, longer than any task may run): two workers never
 deliver for the same webhook at once, so its deliveries go out in the order their
 events were written, which within a game is the game's order.
@@ -28,13 +29,14 @@ import urllib3
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DatabaseError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from games.notify.notifications import dispatch, lease, notify
+from games.notify.notifications import notify
 from games.retention import delete_in_batches
+from lib import outbox
 from lib.logs import fields
 
 from . import addresses, signing
@@ -57,8 +59,9 @@ UNFINISHED = (Delivery.Status.PENDING, Delivery.Status.SENDING)
 
 def retry_delay(failures: int) -> timedelta:
     """The wait after the ``failures``-th failed attempt in a row: doubling, capped."""
-    seconds = settings.WEBHOOK_RETRY_BACKOFF * 2 ** min(max(failures, 1) - 1, 30)
-    return timedelta(seconds=min(seconds, settings.WEBHOOK_RETRY_BACKOFF_MAX))
+    return outbox.backoff(
+        failures, settings.WEBHOOK_RETRY_BACKOFF, settings.WEBHOOK_RETRY_BACKOFF_MAX
+    )
 
 
 def body_of(delivery: Delivery) -> bytes:
@@ -177,120 +180,80 @@ def describe(error: BaseException) -> str:
     return " ".join(line.split())[:500]
 
 
-def claim(webhook_id: int) -> datetime | None:
-    """Take the webhook for a round of deliveries; its claim's start (which identifies
-    it), or None when another worker has it, it is off, or it is waiting to retry."""
-    now = timezone.now()
-    taken = (
-        Webhook.objects.filter(pk=webhook_id, active=True)
-        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
-        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
-        .update(claimed_at=now, claimed_until=now + lease())
-    )
-    return now if taken else None
+def ready(now: datetime) -> Q:
+    """The webhooks that may deliver now: on, and not waiting out a back-off."""
+    return Q(active=True) & (Q(retry_at__isnull=True) | Q(retry_at__lte=now))
 
 
-def release(webhook_id: int, claim_start: datetime) -> None:
-    Webhook.objects.filter(pk=webhook_id, claimed_at=claim_start).update(claimed_until=None)
+def claim(webhook_id: int) -> tuple[Webhook, Delivery, datetime] | None:
+    """Claim the webhook's oldest unfinished delivery for an attempt: the webhook, the
+    delivery and the claim's time; None when none is to be made now (none left, the
+    webhook off or waiting out its back-off, or another worker delivering for it).
 
-
-def due(webhook_id: int) -> bool:
-    """Whether the webhook has deliveries to make now."""
-    now = timezone.now()
-    return (
-        Webhook.objects.filter(pk=webhook_id, active=True)
-        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
-        .filter(Exists(Delivery.objects.filter(webhook=OuterRef("pk"), status__in=UNFINISHED)))
-        .exists()
-    )
+    Only the oldest is ever claimed, and a delivery once finished never waits again:
+    so one worker at a time delivers for a webhook, in order."""
+    while True:
+        now = timezone.now()
+        webhook = Webhook.objects.filter(ready(now), pk=webhook_id).first()
+        if webhook is None:
+            return None
+        head = (
+            Delivery.objects.filter(webhook=webhook, status__in=UNFINISHED).order_by("pk").first()
+        )
+        if head is None:
+            return None
+        this = Delivery.objects.filter(pk=head.pk)
+        if head.event_id is not None and head.kind not in webhook.kinds:
+            skipped = outbox.finish(
+                this.filter(outbox.claimable(Delivery, now)),
+                Delivery.Status.SKIPPED,
+                last_error="its kind is no longer subscribed",
+            )
+            if not skipped:
+                return None  # another worker has it
+            continue
+        claimed_at = outbox.claim(this)
+        if claimed_at is not None:
+            return webhook, this.select_related("event").get(), claimed_at
+        if this.filter(status__in=UNFINISHED).exists():
+            return None  # another worker has it
+        # Its attempts were spent (it ended failed): the next one.
 
 
 def deliver(webhook_id: int) -> int:
     """Make the webhook's due deliveries, in order; returns how many went through."""
     started = time.monotonic()
     delivered = 0
-    while True:
-        claim_start = claim(webhook_id)
-        if claim_start is None:
-            return delivered
-        try:
-            done, why = _round(webhook_id, claim_start, started)
-            delivered += done
-        finally:
-            release(webhook_id, claim_start)
-        if why == "time":
-            dispatch(DELIVER, webhook_id)  # the rest in a task of its own
-            return delivered
-        # "idle": a delivery written while this round held the claim found it taken;
-        # look again now that it is released. "waiting": the back-off, or turned off.
-        if why != "idle" or not due(webhook_id):
-            return delivered
-
-
-def _round(webhook_id: int, claim_start: datetime, started: float) -> tuple[int, str]:
-    """Deliver while holding the claim: until none is left ("idle"), a failure or the
-    webhook turned off ("waiting"), or the task's budget ("time")."""
-    delivered = 0
     while time.monotonic() - started < BATCH_SECONDS:
-        webhook = Webhook.objects.get(pk=webhook_id)
-        if not webhook.active:
-            return delivered, "waiting"
-        head = (
-            Delivery.objects.filter(webhook=webhook, status__in=UNFINISHED)
-            .select_related("event")
-            .order_by("pk")
-            .first()
-        )
-        if head is None:
-            return delivered, "idle"
-        if head.event_id is not None and head.kind not in webhook.kinds:
-            _finish(head, Delivery.Status.SKIPPED, last_error="its kind is no longer subscribed")
-            continue
-        if head.attempts >= settings.WEBHOOK_MAX_ATTEMPTS:
-            # Its last attempt's worker was lost, or WEBHOOK_MAX_ATTEMPTS was lowered.
-            _finish(head, Delivery.Status.FAILED, last_error=head.last_error or "attempts spent")
-            continue
-        now = timezone.now()
-        Delivery.objects.filter(pk=head.pk).update(
-            status=Delivery.Status.SENDING,
-            attempts=F("attempts") + 1,
-            claimed_at=now,
-            next_attempt_at=None,
-        )
-        head.attempts += 1
-        try:
-            outcome = post(webhook, head)
-        except DatabaseError:
-            raise  # not the receiver's fault: the claim runs out and the sweep tries again
-        if outcome.ok:
-            _delivered(webhook, head, outcome, claim_start)
-            delivered += 1
-            continue
-        _failed(webhook, head, outcome, claim_start)
-        return delivered, "waiting"
-    return delivered, "time"
-
-
-def _finish(delivery: Delivery, status: str, **values: Any) -> None:
-    Delivery.objects.filter(pk=delivery.pk).update(status=status, next_attempt_at=None, **values)
+        taken = claim(webhook_id)
+        if taken is None:
+            return delivered
+        webhook, head, claimed_at = taken
+        # A database error is not the receiver's fault: it ends the task, the claim
+        # runs out and the sweep tries again.
+        outcome = post(webhook, head)
+        if not outcome.ok:
+            _failed(webhook, head, outcome, claimed_at)
+            return delivered  # the back-off, or turned off
+        _delivered(webhook, head, outcome, claimed_at)
+        delivered += 1
+    outbox.dispatch(DELIVER, webhook_id)  # the rest in a task of its own
+    return delivered
 
 
 def _delivered(
-    webhook: Webhook, delivery: Delivery, outcome: Outcome, claim_start: datetime
+    webhook: Webhook, delivery: Delivery, outcome: Outcome, claimed_at: datetime
 ) -> None:
-    _finish(
-        delivery,
-        Delivery.Status.DELIVERED,
+    done = outbox.finish(
+        outbox.held(Delivery, claimed_at).filter(pk=delivery.pk),
         delivered_at=timezone.now(),
         response_status=outcome.status,
         response_body=outcome.body,
         duration_ms=outcome.duration_ms,
         last_error="",
     )
-    if webhook.consecutive_failures or webhook.retry_at:
-        Webhook.objects.filter(pk=webhook.pk, claimed_at=claim_start).update(
-            consecutive_failures=0, retry_at=None
-        )
+    if done and (webhook.consecutive_failures or webhook.retry_at):
+        Webhook.objects.filter(pk=webhook.pk).update(consecutive_failures=0, retry_at=None)
     logger.info(
         "webhook delivered %s",
         fields(
@@ -303,27 +266,33 @@ def _delivered(
     )
 
 
-def _failed(webhook: Webhook, delivery: Delivery, outcome: Outcome, claim_start: datetime) -> None:
+def _failed(webhook: Webhook, delivery: Delivery, outcome: Outcome, claimed_at: datetime) -> None:
     """Record a failed attempt: the back-off, the delivery given up when its attempts
     are spent, the webhook turned off after too many failures in a row."""
-    now = timezone.now()
     failures = webhook.consecutive_failures + 1
-    retry_at = now + retry_delay(failures)
-    spent = delivery.attempts >= settings.WEBHOOK_MAX_ATTEMPTS
+    delay = retry_delay(failures)
     disable = failures >= settings.WEBHOOK_DISABLE_AFTER
     with transaction.atomic():
-        Delivery.objects.filter(pk=delivery.pk).update(
-            status=Delivery.Status.FAILED if spent else Delivery.Status.PENDING,
-            next_attempt_at=None if spent or disable else retry_at,
+        if not outbox.held(Delivery, claimed_at).filter(pk=delivery.pk).select_for_update():
+            return  # the claim ran out and another worker has it
+        failed = outbox.attempt_failed(
+            [delivery],
+            claimed_at,
+            outcome.error,
+            retry_in=lambda attempts: None if disable else delay,
             response_status=outcome.status,
             response_body=outcome.body,
-            last_error=outcome.error[:500],
             duration_ms=outcome.duration_ms,
         )
-        held = Webhook.objects.filter(pk=webhook.pk, claimed_at=claim_start)
-        held.update(consecutive_failures=failures, retry_at=retry_at)
-        if disable and held.filter(active=True).update(
-            active=False, disabled_at=now, disabled_reason=outcome.error[:500], retry_at=None
+        # The deliveries behind a delivery given up wait as well.
+        retry_at = failed.retry_at or timezone.now() + delay
+        hook = Webhook.objects.filter(pk=webhook.pk)
+        hook.update(consecutive_failures=failures, retry_at=retry_at)
+        if disable and hook.filter(active=True).update(
+            active=False,
+            disabled_at=timezone.now(),
+            disabled_reason=outcome.error[:500],
+            retry_at=None,
         ):
             forget_webhooks(webhook.user_id)
             notify(
@@ -353,16 +322,17 @@ def _failed(webhook: Webhook, delivery: Delivery, outcome: Outcome, claim_start:
 
 def sweep(now: datetime | None = None) -> int:
     """The minute sweep: queue the webhooks with deliveries to make whose task was lost
-    (the broker was down, a worker died) or whose back-off is over."""
+    (the broker was down, a worker died) or whose back-off is over; not those a worker
+    is delivering for (a claim in its lease)."""
     now = now or timezone.now()
+    theirs = Delivery.objects.filter(webhook=OuterRef("pk"))
+    claimed = theirs.filter(status=Delivery.Status.SENDING, next_attempt_at__gt=now)
     waiting = (
-        Webhook.objects.filter(active=True)
-        .filter(Q(retry_at__isnull=True) | Q(retry_at__lte=now))
-        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lte=now))
-        .filter(Exists(Delivery.objects.filter(webhook=OuterRef("pk"), status__in=UNFINISHED)))
+        Webhook.objects.filter(ready(now))
+        .filter(Exists(theirs.filter(status__in=UNFINISHED)), ~Exists(claimed))
         .values_list("pk", flat=True)[:SWEEP_BATCH]
     )
-    return sum(dispatch(DELIVER, pk) for pk in waiting)
+    return sum(outbox.dispatch(DELIVER, pk) for pk in waiting)
 
 
 def prune(now: datetime | None = None) -> int:

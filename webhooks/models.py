@@ -1,9 +1,10 @@
 """A player's webhooks and their deliveries (docs/webhooks.md).
 
-A ``Delivery`` is an outbox row: written in the transaction of the event it carries,
-POSTed after that commits. A webhook's deliveries go out one at a time, oldest first,
-by whichever worker holds the webhook's claim (``claimed_at``, until ``claimed_until``);
-after a failed attempt none goes out before ``retry_at``.
+A ``Delivery`` is an outbox row (``lib.outbox``): written in the transaction of the
+event it carries, POSTed after that commits. A webhook's deliveries go out one at a
+time, oldest first: only the oldest unfinished one is ever claimed
+(``webhooks.delivery``); after a failed attempt none goes out before the webhook's
+``retry_at``.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Event
+from lib.outbox import Lifecycle, Outbox
 
 
 class Webhook(models.Model):
@@ -38,9 +40,6 @@ class Webhook(models.Model):
     disabled_reason = models.CharField(_("disabled reason"), max_length=500, blank=True)
     #: No attempt before this (the back-off after a failed one).
     retry_at = models.DateTimeField(_("retry at"), null=True, blank=True)
-    #: The claim of the worker delivering: its start (which identifies it) and its end.
-    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
-    claimed_until = models.DateTimeField(_("claimed until"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("webhook")
@@ -51,13 +50,15 @@ class Webhook(models.Model):
         return f"{self.url} ({self.user})"
 
 
-class Delivery(models.Model):
+class Delivery(Outbox):
     class Status(models.TextChoices):
         PENDING = "pending", _("Pending")
         SENDING = "sending", _("Sending")
         DELIVERED = "delivered", _("Delivered")
         FAILED = "failed", _("Failed")  # its attempts are spent
         SKIPPED = "skipped", _("Skipped")  # its kind was unsubscribed before it went out
+
+    lifecycle = Lifecycle(Status.DELIVERED, "WEBHOOK_MAX_ATTEMPTS", "NOTIFICATION_LEASE_SECONDS")
 
     webhook = models.ForeignKey(
         Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook")
@@ -76,16 +77,10 @@ class Delivery(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
-    #: When the next attempt may be made (after a failed one), for the log.
-    next_attempt_at = models.DateTimeField(_("next attempt at"), null=True, blank=True)
-    #: When the last attempt started.
-    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
     delivered_at = models.DateTimeField(_("delivered at"), null=True, blank=True)
     response_status = models.PositiveSmallIntegerField(_("response status"), null=True, blank=True)
     #: The start of the receiver's last answer (at most 1 KB), for its owner to read.
     response_body = models.CharField(_("response body"), max_length=1024, blank=True)
-    last_error = models.CharField(_("last error"), max_length=500, blank=True)
     duration_ms = models.PositiveIntegerField(_("duration ms"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 

@@ -19,14 +19,13 @@ import contextlib
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
 from games.models import Event
-from games.notify.notifications import dispatch
+from lib.outbox import dispatch_on_commit
 
 from .models import Delivery, Webhook
 
@@ -128,5 +127,5 @@ def queue(rows: list[Delivery]) -> list[Delivery]:
     if rows:
         Delivery.objects.bulk_create(rows)
         for webhook_id in dict.fromkeys(row.webhook_id for row in rows):
-            transaction.on_commit(partial(dispatch, DELIVER, webhook_id))
+            dispatch_on_commit(DELIVER, webhook_id)
     return rows

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
-from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -13,8 +12,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games.feed.events import KINDS
-from games.notify.notifications import dispatch
 from lib.errors import ServiceError
+from lib.outbox import dispatch_on_commit
 
 from . import addresses
 from .models import Delivery, Webhook
@@ -101,12 +100,12 @@ def update_webhook(user: User, webhook_id: int, changes: dict[str, Any]) -> Webh
                     "consecutive_failures": 0,
                     "retry_at": None,
                 }
-                transaction.on_commit(partial(dispatch, DELIVER, webhook.pk))
+                dispatch_on_commit(DELIVER, webhook.pk)
         if values.get("url", webhook.url) != webhook.url and webhook.active:
             # Another receiver: its predecessor's failures are not its own, and it is
             # tried at once.
             values |= {"consecutive_failures": 0, "retry_at": None}
-            transaction.on_commit(partial(dispatch, DELIVER, webhook.pk))
+            dispatch_on_commit(DELIVER, webhook.pk)
         for name, value in values.items():
             setattr(webhook, name, value)
         if values:

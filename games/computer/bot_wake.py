@@ -17,8 +17,8 @@ from django.db.models import F
 
 from games.engine import Game as EngineGame
 from games.models import Game
-from games.notify.notifications import dispatch
 from games.play.happenings import GameDealt, Saved
+from lib.outbox import dispatch
 
 #: The tasks that play the computer players' part (``games.tasks``), queued by name.
 PLAY_BOT_TURN = "games.tasks.play_bot_turn"

@@ -13,6 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.models.game import Game
 from games.models.lobby import Challenge
+from lib.outbox import Lifecycle, Outbox
 
 #: An outbox row is queued when its transaction commits; if it is still pending this
 #: long after it was written (the broker was down, the task was lost), the minute
@@ -26,13 +27,12 @@ def outbox_first_sweep() -> datetime:
     return timezone.now() + OUTBOX_RESEND_AFTER
 
 
-class Notification(models.Model):
+class Notification(Outbox):
     """The outbox: one e-mail to send, written in the transaction of the event it tells.
 
-    A sending task claims a row with a conditional UPDATE, so a task delivered twice
-    sends one e-mail. The minute sweep queues again the rows whose ``next_attempt_at``
-    has come: never sent, back-off over, or a claim whose lease ran out. Each row has
-    at most ``settings.EMAIL_MAX_ATTEMPTS`` attempts, then ends failed.
+    Claimed, retried and given up as every outbox row (``lib.outbox``): a task
+    delivered twice sends one e-mail, and each row has at most
+    ``settings.EMAIL_MAX_ATTEMPTS`` attempts, then ends failed.
     """
 
     class Status(models.TextChoices):
@@ -48,6 +48,8 @@ class Notification(models.Model):
         #: Not sent: the turn it announced was over before it went out, or its player
         #: was looking at the game when it was to go (games.play.presence).
         OUTDATED = "outdated", pgettext_lazy("e-mail status", "Outdated")
+
+    lifecycle = Lifecycle(Status.SENT, "EMAIL_MAX_ATTEMPTS", "NOTIFICATION_LEASE_SECONDS")
 
     #: The player told, or None for an invitee without an account (``email`` only).
     user = models.ForeignKey(
@@ -74,22 +76,13 @@ class Notification(models.Model):
     status = models.CharField(
         _("status"), max_length=16, choices=Status.choices, default=Status.PENDING
     )
-    #: Attempts so far (one per claim); never more than settings.EMAIL_MAX_ATTEMPTS.
-    attempts = models.PositiveSmallIntegerField(_("attempts"), default=0)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
-    #: When the last attempt started.
-    claimed_at = models.DateTimeField(_("claimed at"), null=True, blank=True)
     sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
-    #: When the minute sweep queues the row (again): the fallback for the task queued
-    #: on commit, the end of a claim's lease, or the end of the back-off after a failed
-    #: attempt. None when nothing is to be tried (sent, failed, outdated, or a digest
-    #: row waiting for its day).
+    #: ``lib.outbox``'s, queued by the sweep if the task queued on commit has not
+    #: sent it; None for a digest row waiting for its day.
     next_attempt_at = models.DateTimeField(
         _("next attempt at"), null=True, blank=True, default=outbox_first_sweep
     )
-    #: Why the last failed attempt failed (the SMTP server's answer, or the error); kept
-    #: once a later attempt succeeds, to tell why the e-mail was late.
-    last_error = models.CharField(_("last error"), max_length=500, blank=True, default="")
 
     class Meta:
         verbose_name = _("notification")

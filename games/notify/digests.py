@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.mail import EmailMultiAlternatives
 from django.db import DatabaseError
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,8 +19,9 @@ from accounts.services import (
     unsubscribe_token,
 )
 from games.models import Notification
-from games.notify.notifications import attempt_failed, lease
+from games.notify.notifications import attempt_failed
 from games.notify.writing import game_link, unsubscribe_headers
+from lib import outbox
 from lib.naming import site_name
 
 #: What a digest's line says happened (translated as the digest is written).
@@ -54,22 +54,15 @@ def send_digest(user_id: int) -> int:
 
     A failed attempt puts the rows back in the digest, for the sweep to send once
     their back-off is over (or for the next day's digest, whichever comes first)."""
-    now = timezone.now()
-    waiting = Notification.objects.filter(user_id=user_id, status=Notification.Status.DIGEST)
-    waiting.filter(attempts__gte=settings.EMAIL_MAX_ATTEMPTS).update(
-        status=Notification.Status.FAILED, next_attempt_at=None
-    )  # only when EMAIL_MAX_ATTEMPTS was lowered: attempt_failed keeps the bound
-    ids = list(waiting.order_by("created_at").values_list("pk", flat=True))
-    claimed = Notification.objects.filter(pk__in=ids, status=Notification.Status.DIGEST).update(
-        status=Notification.Status.SENDING,
-        claimed_at=now,
-        next_attempt_at=now + lease(),
-        attempts=F("attempts") + 1,
+    digest = Notification.Status.DIGEST
+    claimed_at = outbox.claim(
+        Notification.objects.filter(user_id=user_id, status=digest), waiting=digest
     )
-    if not claimed:
+    if claimed_at is None:
         return 0
     rows = list(
-        Notification.objects.filter(pk__in=ids, status=Notification.Status.SENDING, claimed_at=now)
+        outbox.held(Notification, claimed_at)
+        .filter(user_id=user_id)
         .select_related("user", "game", "challenge")
         .order_by("created_at")
     )
@@ -78,11 +71,9 @@ def send_digest(user_id: int) -> int:
     except DatabaseError:
         raise
     except Exception as error:
-        attempt_failed(rows, error, retry_as=Notification.Status.DIGEST)
+        attempt_failed(rows, claimed_at, error, retry_as=digest)
         return 0
-    Notification.objects.filter(pk__in=[r.pk for r in rows]).update(
-        status=Notification.Status.SENT, sent_at=timezone.now(), next_attempt_at=None
-    )
+    outbox.finish(Notification.objects.filter(pk__in=[r.pk for r in rows]), sent_at=timezone.now())
     return len(rows)
 
 

@@ -268,57 +268,6 @@ def test_it_fails_an_email_whose_template_does_not_render(
     assert smtp_inbox.data_commands == 0
 
 
-def test_it_fails_a_claim_whose_last_attempt_never_ended_and_keeps_attempts_at_the_bound(
-    game: Game,
-    alice: User,
-    bob: User,
-    smtp_inbox: Inbox,
-    settings: Any,
-    clock: time_machine.Traveller,
-) -> None:
-    lost = Notification.objects.create(
-        user=alice,
-        email=alice.email,
-        kind="stalemate_offer",
-        game=game,
-        status="sending",
-        attempts=8,
-        claimed_at=START - timedelta(minutes=10),
-        next_attempt_at=START - timedelta(minutes=5),  # its lease ran out
-    )
-    last = Notification.objects.create(
-        user=bob,
-        email=bob.email,
-        kind="stalemate_offer",
-        game=game,
-        attempts=7,
-        last_error="451 try again later",
-        next_attempt_at=START,
-    )
-    sweep_minutes(clock, range(0, 10))
-    lost.refresh_from_db()
-    assert lost.status == "failed" and lost.attempts == 8
-    assert lost.last_error.startswith("no word from the worker of the last attempt")
-    last.refresh_from_db()
-    assert last.status == "sent" and last.attempts == 8
-    assert [str(m["To"]) for m in smtp_inbox.messages] == [bob.email]
-    # The bound lowered: a row already past it fails without an attempt, its error kept.
-    settings.EMAIL_MAX_ATTEMPTS = 3
-    over = Notification.objects.create(
-        user=alice,
-        email=alice.email,
-        kind="stalemate_offer",
-        game=game,
-        attempts=5,
-        last_error="451 try again later",
-        next_attempt_at=START,
-    )
-    sweep_minutes(clock, range(10, 12))
-    over.refresh_from_db()
-    assert (over.status, over.attempts, over.last_error) == ("failed", 5, "451 try again later")
-    assert len(smtp_inbox.messages) == 1
-
-
 def test_it_retries_a_digest_after_its_back_off_and_fails_one_to_a_dead_address(
     game: Game,
     alice: User,

@@ -5,6 +5,7 @@ worker: test_mail_game.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
@@ -24,9 +25,11 @@ from games.notify.mail_play import (
     read_address,
     set_play_by_mail,
 )
+from games.notify.notifications import SEND_NOTIFICATION
 from games.notify.writing import build_message
 from games.play.dealing import announce, start_game
 from games.play.store import engine_game
+from lib import outbox
 from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
 from mailplay.handling import UNREADABLE_ANSWERS, handle, sweep
 from mailplay.models import InboundMail
@@ -188,12 +191,15 @@ def test_the_handling_sends_the_answer_itself_and_queues_only_the_opponents_emai
     tasks (a second hop through the broker)."""
     game, mover, other = started
     queued: list[tuple[str, int]] = []
+    queue = outbox.dispatch
 
     def dispatch(task: str, pk: int, **kwargs: Any) -> bool:
+        if task != SEND_NOTIFICATION:
+            return queue(task, pk, **kwargs)  # the reply's own handling
         queued.append((task, pk))
         return True
 
-    monkeypatch.setattr("games.notify.notifications.dispatch", dispatch)
+    monkeypatch.setattr("lib.outbox.dispatch", dispatch)
     deliver(run, reply(turn_mail(smtp_inbox, mover), " ".join(whole_turn(game))))
     answer = Notification.objects.get(kind="mail_answer")
     assert answer.status == "sent" and answer.attempts == 1
@@ -676,7 +682,8 @@ def test_nothing_is_lost_when_the_broker_is_down_at_arrival(
 ) -> None:
     game, mover, _ = started
     raw = reply(turn_mail(smtp_inbox, mover), whole_turn(game)[0])
-    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)  # the broker is down
+    # The broker is down: the task is never queued.
+    monkeypatch.setattr("mailplay.receiving.dispatch_on_commit", lambda *args: None)
     receipt = deliver(run, raw)
     assert receipt.status == STORED and InboundMail.objects.get().status == "received"
     InboundMail.objects.update(next_attempt_at=timezone.now())
@@ -694,7 +701,7 @@ def test_a_worker_that_died_mid_reply_applied_nothing_and_the_next_applies_once(
     game, mover, _ = started
     first = whole_turn(game)[0]
     raw = reply(turn_mail(smtp_inbox, mover), first)
-    monkeypatch.setattr("mailplay.receiving.dispatch", lambda *args: False)
+    monkeypatch.setattr("mailplay.receiving.dispatch_on_commit", lambda *args: None)
     deliver(run, raw)
     row = InboundMail.objects.get()
     before = engine(game).entry_count
@@ -720,25 +727,29 @@ def test_a_worker_that_died_mid_reply_applied_nothing_and_the_next_applies_once(
     assert row.attempts == 2
 
 
-def test_a_message_that_breaks_the_handling_is_retried_then_given_up(
+def test_a_message_that_breaks_the_handling_is_a_failed_attempt_tried_a_minute_later(
     started: tuple[Game, User, User],
     smtp_inbox: Inbox,
     run: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
-    settings: Any,
 ) -> None:
-    _game, mover, _ = started
-    settings.MAIL_INBOUND_MAX_ATTEMPTS = 2
+    """Nothing of it applied, the error kept; then the one outbox's retries and giving
+    up (tests/service/test_outbox_lib.py)."""
+    game, mover, _ = started
+    before = engine(game).entry_count
     monkeypatch.setattr("mailplay.handling.read_command", lambda text: 1 / 0)
-    deliver(run, reply(turn_mail(smtp_inbox, mover), "T"))
+    deliver(run, reply(turn_mail(smtp_inbox, mover), whole_turn(game)[0]))
     row = InboundMail.objects.get()
-    assert row.status == "received" and "ZeroDivisionError" in row.detail
+    assert (row.status, row.attempts, row.outcome) == ("received", 1, "")
+    assert row.detail.startswith("ZeroDivisionError") and row.last_error == row.detail
+    assert row.claimed_at is not None and row.next_attempt_at is not None
+    assert timedelta(minutes=1) <= row.next_attempt_at - row.claimed_at < timedelta(minutes=2)
+    assert engine(game).entry_count == before
+    monkeypatch.undo()
     InboundMail.objects.update(next_attempt_at=timezone.now())
-    run(sweep)
-    InboundMail.objects.update(next_attempt_at=timezone.now())
-    run(sweep)
+    assert run(sweep) == 1
     row.refresh_from_db()
-    assert row.status == "failed" and row.attempts == 2
+    assert (row.status, row.attempts, row.outcome) == ("done", 2, Outcome.PLAYED)
 
 
 def test_the_api_chooses_play_by_mail_per_game_and_by_default(

@@ -37,6 +37,7 @@ from webhooks.services import create_webhook, update_webhook
 from webhooks.signing import SignatureError, verify
 
 from .conftest import browser, client_for, mover_and_other, play_turn, wait_until
+from .racing import race
 from .test_worker import worker
 from .webhook_receiver import Receiver, hook_receiver, make_certificates, serving
 
@@ -257,7 +258,7 @@ def test_a_delivery_whose_kind_was_unsubscribed_is_skipped(
     alice: User, bob: User, hook_receiver: Receiver, monkeypatch: pytest.MonkeyPatch, run: Run
 ) -> None:
     hook = hook_for(alice, hook_receiver, ["game_started", "your_turn"])
-    monkeypatch.setattr("webhooks.outbox.dispatch", lambda *args: False)  # the broker is down
+    monkeypatch.setattr("lib.outbox.dispatch", lambda *args: False)  # the broker is down
     run(deal, alice, bob, 15)
     update_webhook(alice, hook.pk, {"kinds": ["game_started"]})
     monkeypatch.undo()
@@ -268,15 +269,35 @@ def test_a_delivery_whose_kind_was_unsubscribed_is_skipped(
 
 
 @pytest.mark.django_db
-def test_one_worker_at_a_time_delivers_for_a_webhook(alice: User) -> None:
+def test_one_worker_at_a_time_delivers_for_a_webhook_oldest_first(alice: User) -> None:
     hook = create_webhook(alice, "http://127.0.0.1:9/", ["move"])
+    first, second = Delivery.objects.bulk_create(
+        [Delivery(webhook=hook, kind="ping"), Delivery(webhook=hook, kind="ping")]
+    )
     taken = delivery.claim(hook.pk)
-    assert taken is not None
-    assert delivery.claim(hook.pk) is None  # a second task finds it claimed
-    delivery.release(hook.pk, taken)
-    assert delivery.claim(hook.pk) is not None
-    with time_machine.travel(timezone.now() + timedelta(seconds=301)):
-        assert delivery.claim(hook.pk) is not None  # a dead worker's claim runs out
+    assert taken is not None and taken[1] == first
+    # A second task finds the oldest claimed, and takes none behind it.
+    assert delivery.claim(hook.pk) is None
+    Delivery.objects.filter(pk=first.pk).update(status="delivered")
+    taken = delivery.claim(hook.pk)
+    assert taken is not None and taken[1] == second
+    assert Delivery.objects.get(pk=second.pk).status == "sending"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_tasks_for_a_webhook_claim_its_oldest_delivery_once(alice: User) -> None:
+    hook = create_webhook(alice, "http://127.0.0.1:9/", ["move"])
+    first, _ = Delivery.objects.bulk_create(
+        [Delivery(webhook=hook, kind="ping"), Delivery(webhook=hook, kind="ping")]
+    )
+    taken: list[int | None] = []
+
+    def task() -> None:
+        claimed = delivery.claim(hook.pk)
+        taken.append(None if claimed is None else claimed[1].pk)
+
+    race(4, task)
+    assert sorted(taken, key=str) == [first.pk, None, None, None]
 
 
 @pytest.mark.django_db
