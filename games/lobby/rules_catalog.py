@@ -12,17 +12,7 @@ from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from games.engine import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS
-from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS
-
-#: Options whose values are not simply on or off.
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "starter": STARTERS,
-    "reserve_size": RESERVE_SIZES,
-    "strict_release": RELEASES,
-    "face_down_tableau": (0, 1, 2),  # rows of face-down cards under the houses (V7)
-}
-
+from games.engine import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS
 
 #: The notes that tie a description to the rules reference and its sources: a
 #: variant's id (``V14: ``) and a source in brackets (``(seed 000, variations)``).
@@ -289,16 +279,12 @@ class Option:
 
 
 def options() -> list[Option]:
-    """Every option a player may change, as the standard game (pagat) sets it."""
+    """Every option a player may change, as the standard game (pagat) sets it, with the
+    values the engine declares for it (``games.engine.OPTIONS``)."""
     standard = asdict(PRESETS["pagat"])
     return [
-        Option(
-            name,
-            description,
-            standard[name],
-            _CHOICES.get(name, (False, True) if isinstance(standard[name], bool) else ()),
-        )
-        for name, description in OPTION_DESCRIPTIONS.items()
+        Option(spec.name, OPTION_DESCRIPTIONS[spec.name], standard[spec.name], tuple(spec.allowed))
+        for spec in OPTIONS
     ]
 
 
