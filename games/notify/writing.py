@@ -98,15 +98,19 @@ def build_message(row: Notification, moment: Moment | None = None) -> EmailMulti
     return message
 
 
+#: Kinds written with another kind's templates: a game lost on time ends as any other
+#: (its own kind lets a player turn its e-mails off apart).
+WRITTEN_AS = {"timeout": "game_over"}
+
+
 def _build_message(row: Notification, moment: Moment | None) -> EmailMultiAlternatives:
     context = email_context(row, moment)
-    subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
+    name = "emails/" + WRITTEN_AS.get(row.kind, row.kind)
+    subject = render_to_string(f"{name}-subject.txt", context).strip()
     message = EmailMultiAlternatives(
-        subject, render_to_string(f"emails/{row.kind}-body.txt", context), to=[row.email]
+        subject, render_to_string(f"{name}-body.txt", context), to=[row.email]
     )
-    message.attach_alternative(
-        render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
-    )
+    message.attach_alternative(render_to_string(f"{name}-body.html", context), "text/html")
     _mail_headers(message, row.pk, context)
     if "unsubscribe_link" in context:
         unsubscribe_headers(message, context["unsubscribe_link"])
@@ -172,6 +176,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             position = moment.now
             context["mail_play"] = menu(game, moment.engine, seat)
         context["game"] = game
+        if seat is not None and row.kind in TURN_KINDS:
+            # R7.4, as the engine decides it: a turn's e-mail is sent while that turn is
+            # not over, so the game as it stands says whether Stop! may be called.
+            context["stop_window"] = moment.engine.can_call_stop(seat)
         context["talk"] = talk_of(row, game)
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])

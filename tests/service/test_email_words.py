@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -15,7 +16,8 @@ from django.utils import timezone
 
 from accounts.services import update_profile
 from games.lobby.challenges import accept_challenge, create_challenge, decline_challenge
-from games.models import Game
+from games.models import Game, Notification
+from games.notify.writing import build_message
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
@@ -26,6 +28,7 @@ from .conftest import client_for
 from .smtp import Inbox, smtp_inbox, text_of
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["smtp_inbox"]
 
 
@@ -151,6 +154,25 @@ def test_it_says_who_ran_out_of_time_and_who_won_in_a_timeout_email(
     assert f"is over: you ran out of time, {other.username} won (you 0" in subject_of(to_idle)
 
 
+def test_a_timeout_email_is_written_as_a_game_over_email(alice: User, bob: User) -> None:
+    """One set of templates for every end: the two kinds' words cannot drift apart."""
+    game = start_game(alice, bob, seed=7)
+    resign(game_id=game.pk, user=bob)
+    over = Notification.objects.filter(kind="game_over", user=alice).get()
+    timeout = Notification.objects.create(
+        kind="timeout", user=alice, email=alice.email, game=over.game, ply=over.ply
+    )
+
+    def words(row: Notification) -> list[str]:
+        """The e-mail's texts, but for the unsubscribe link (one per kind)."""
+        message = build_message(row)
+        texts = [message.subject, str(message.body), *(str(a[0]) for a in message.alternatives)]
+        return [re.sub(r"/unsubscribe/[^/]+/", "/unsubscribe/-/", text) for text in texts]
+
+    assert words(over) == words(timeout)
+    assert not list((ROOT / "templates" / "emails").glob("timeout-*"))
+
+
 def test_it_words_an_agreed_stalemate_from_each_side_as_the_pages_do(
     alice: User, bob: User, smtp_inbox: Inbox, on_commit: Any
 ) -> None:
@@ -202,7 +224,7 @@ def test_it_writes_a_subject_as_plain_text(
 
 def test_every_subject_is_rendered_as_plain_text() -> None:
     """The same for the subjects no test sends: each template turns escaping off."""
-    folder = Path(__file__).resolve().parents[2] / "templates" / "emails"
+    folder = ROOT / "templates" / "emails"
     subjects = sorted(folder.glob("*-subject.txt"))
     escaped = [path.name for path in subjects if "{% autoescape off %}" not in path.read_text()]
     assert subjects and escaped == []
