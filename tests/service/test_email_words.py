@@ -124,9 +124,9 @@ def test_it_says_who_resigned_and_every_score_in_a_three_player_result(
         f"Game {game.pk} against bob and carol is over: bob resigned "
         f"(you {owed}, bob 0, carol {owed})"
     )
-    assert subject["bob"] == (
+    assert subject["bob"] == (  # the scores in turn order from the reader, as on the pages
         f"Game {game.pk} against alice and carol is over: you resigned "
-        f"(you 0, alice {owed}, carol {owed})"
+        f"(you 0, carol {owed}, alice {owed})"
     )
     assert subject["carol"].endswith(
         f"against alice and bob is over: bob resigned (you {owed}, alice {owed}, bob 0)"
@@ -151,7 +151,8 @@ def test_it_says_who_ran_out_of_time_and_who_won_in_a_timeout_email(
     )
     assert f"{idle.username} ran out of time, you won." in text_of(to_other)
     (to_idle,) = smtp_inbox.to(idle.email)
-    assert f"is over: you ran out of time, {other.username} won (you 0" in subject_of(to_idle)
+    # Worded as the pages word it (games/words/results.py).
+    assert f"is over: your time ran out, {other.username} won (you 0" in subject_of(to_idle)
 
 
 def test_a_timeout_email_is_written_as_a_game_over_email(alice: User, bob: User) -> None:
