@@ -167,7 +167,11 @@ def test_a_timeout_email_is_written_as_a_game_over_email(alice: User, bob: User)
     def words(row: Notification) -> list[str]:
         """The e-mail's texts, but for the unsubscribe link (one per kind)."""
         message = build_message(row)
-        texts = [str(message.subject), str(message.body), *(str(a[0]) for a in message.alternatives)]
+        texts = [
+            str(message.subject),
+            str(message.body),
+            *(str(a[0]) for a in message.alternatives),
+        ]
         return [re.sub(r"/unsubscribe/[^/]+/", "/unsubscribe/-/", text) for text in texts]
 
     assert words(over) == words(timeout)
