@@ -2,7 +2,7 @@
 
 Two controls, chosen at the challenge (SchemingMind and OGS offer the same):
 
-* ``per_turn``: each turn must be played within ``days_per_turn`` days (1-14);
+* ``per_turn``: each turn must be played within ``days_per_turn`` days;
 * ``bank``: each seat has a bank of time, ``bank_initial_days`` at the start; a
   turn spends what it took, then ``bank_increment_days`` are added, up to
   ``bank_cap_days``.
@@ -19,10 +19,19 @@ from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
 
+from lib.bounds import Bounds
+
 PER_TURN = "per_turn"
 BANK = "bank"
 CONTROLS = (PER_TURN, BANK)
 DAY = timedelta(days=1)
+
+#: What each setting may be, in days: the new-game form, the API and ``validate`` read
+#: these (the defaults are ``TimeControl``'s).
+DAYS_PER_TURN = Bounds(1, 14)
+BANK_INITIAL_DAYS = Bounds(1, 60)
+BANK_INCREMENT_DAYS = Bounds(0, 14)
+BANK_CAP_DAYS = Bounds(1, 60)
 
 
 @dataclass(frozen=True)
@@ -38,14 +47,24 @@ class TimeControl:
         """Why this control is not allowed (in the active language), or None."""
         if self.control not in CONTROLS:
             return _("time control must be one of %(controls)s") % {"controls": ", ".join(CONTROLS)}
-        if not 1 <= self.days_per_turn <= 14:
-            return _("days_per_turn must be from 1 to 14")
+        if self.days_per_turn not in DAYS_PER_TURN:
+            return _("days_per_turn must be from %(low)s to %(high)s") % DAYS_PER_TURN.words()
         if not (
-            1 <= self.bank_initial_days <= 60
-            and 0 <= self.bank_increment_days <= 14
-            and self.bank_initial_days <= self.bank_cap_days <= 60
+            self.bank_initial_days in BANK_INITIAL_DAYS
+            and self.bank_increment_days in BANK_INCREMENT_DAYS
+            and self.bank_cap_days in BANK_CAP_DAYS
+            and self.bank_initial_days <= self.bank_cap_days
         ):
-            return _("a time bank needs 1-60 initial days, 0-14 added per turn, a cap of up to 60")
+            return _(
+                "a time bank needs %(initial_low)s-%(initial_high)s initial days, "
+                "%(increment_low)s-%(increment_high)s added per turn, a cap of up to %(cap)s"
+            ) % {
+                "initial_low": BANK_INITIAL_DAYS.low,
+                "initial_high": BANK_INITIAL_DAYS.high,
+                "increment_low": BANK_INCREMENT_DAYS.low,
+                "increment_high": BANK_INCREMENT_DAYS.high,
+                "cap": BANK_CAP_DAYS.high,
+            }
         return None
 
     @property

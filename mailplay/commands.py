@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext_noop
 
-from games.engine import BadNotation, parse_move
+from games.engine import reads_as_move
 
 from .reading import split_signature
 
@@ -85,16 +85,6 @@ def _tokens(line: str) -> list[str]:
     return [token for token in _SEPARATORS.split(line.strip()) if token]
 
 
-def _is_move(token: str) -> bool:
-    """Whether ``token`` is written as a move of some layout (the game then says whether
-    its own layout has those piles, and whether the move is legal)."""
-    try:
-        parse_move(token, seats=3, foundations=8, houses=9)
-    except BadNotation:
-        return False
-    return True
-
-
 def read_command(text: str) -> Command:
     lines = [line.strip() for line in text.strip().splitlines()]
     if not lines or not lines[0]:
@@ -117,11 +107,11 @@ def read_command(text: str) -> Command:
         tokens = _tokens(line)
         if not tokens:
             break  # a blank line ends the moves
-        if not all(_is_move(token) for token in tokens):
+        if not all(reads_as_move(token) for token in tokens):
             if moves:
                 rest -= 1  # the moves are over: this line is the message's first
                 break
-            wrong = next(token for token in tokens if not _is_move(token))
+            wrong = next(token for token in tokens if not reads_as_move(token))
             return _unreadable(NOT_A_MOVE, first, move=repr(wrong[:20]))
         moves.extend(token.upper() for token in tokens)
     message, signature = split_signature("\n".join(lines[rest:]))
@@ -136,6 +126,6 @@ def _stop(tokens: list[str], line: str) -> Command:
             gettext_noop("write stop, then the number of the move (stop 3, or stop 3 H2-F5)"),
             line,
         )
-    if len(tokens) == 3 and not _is_move(tokens[2]):
+    if len(tokens) == 3 and not reads_as_move(tokens[2]):
         return _unreadable(NOT_A_MOVE, line, move=repr(tokens[2][:20]))
     return Stop(int(tokens[1]), tokens[2].upper() if len(tokens) == 3 else None)

@@ -17,7 +17,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.writes import HEADERS, write
-from games.clocks import TimeControl
+from games.clocks import (
+    BANK_CAP_DAYS,
+    BANK_INCREMENT_DAYS,
+    BANK_INITIAL_DAYS,
+    DAYS_PER_TURN,
+    TimeControl,
+)
 from games.engine import PRESETS
 from games.lobby import challenges
 from games.models import Challenge, StopMode
@@ -65,8 +71,7 @@ class ChallengeSerializer(RequestBody):
     match_target = fields.IntegerField(
         required=False,
         allow_null=True,
-        min_value=1,
-        max_value=10_000,
+        **challenges.MATCH_TARGET.field(),
         help_text="Play a match to this many points; a single game when absent",
     )
     time_control = serializers.ChoiceField(
@@ -75,14 +80,19 @@ class ChallengeSerializer(RequestBody):
         default="per_turn",
         help_text="per_turn: days_per_turn for every turn; bank: a time bank per seat",
     )
-    days_per_turn = fields.IntegerField(required=False, default=3, min_value=1, max_value=14)
-    bank_initial_days = fields.IntegerField(required=False, default=7, min_value=1, max_value=60)
-    bank_increment_days = fields.IntegerField(required=False, default=1, min_value=0, max_value=14)
+    days_per_turn = fields.IntegerField(
+        required=False, default=TimeControl.days_per_turn, **DAYS_PER_TURN.field()
+    )
+    bank_initial_days = fields.IntegerField(
+        required=False, default=TimeControl.bank_initial_days, **BANK_INITIAL_DAYS.field()
+    )
+    bank_increment_days = fields.IntegerField(
+        required=False, default=TimeControl.bank_increment_days, **BANK_INCREMENT_DAYS.field()
+    )
     bank_cap_days = fields.IntegerField(
         required=False,
-        default=14,
-        min_value=1,
-        max_value=60,
+        default=TimeControl.bank_cap_days,
+        **BANK_CAP_DAYS.field(),
         help_text="The most a time bank may hold; one below the initial bank is raised to it",
     )
     weekend_pause = fields.BooleanField(required=False, default=False)
@@ -99,15 +109,13 @@ class ChallengeSerializer(RequestBody):
     min_rating = fields.IntegerField(
         required=False,
         allow_null=True,
-        min_value=0,
-        max_value=4000,
+        **challenges.RATING.field(),
         help_text="An open challenge: only players rated this or more (in its family) see it",
     )
     max_rating = fields.IntegerField(
         required=False,
         allow_null=True,
-        min_value=0,
-        max_value=4000,
+        **challenges.RATING.field(),
         help_text="An open challenge: only players rated this or less see it",
     )
     status = fields.CharField(read_only=True)

@@ -26,6 +26,7 @@ from .game import Game
 from .game_state import Turn
 from .match import Match, alternating_starter, match_totals
 from .moves import TEXT_PATTERN, Move, parse_move
+from .piles import LARGEST_LAYOUT, Layout, moved_piles, reads_as_move, seat_pile_names
 from .position import (
     BY_AGREEMENT,
     BY_CARDS,
@@ -60,7 +61,7 @@ from .record import (
 from .replay import replay
 from .rules import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS, Rules, get_rules
 from .stop import call_stop, compulsory_moves, turn_violations
-from .views import view
+from .views import revealed_view, view
 
 __all__ = [
     "BY_AGREEMENT",
@@ -71,6 +72,7 @@ __all__ = [
     "BY_TURN_LIMIT",
     "CLASSIC",
     "FAMILIES",
+    "LARGEST_LAYOUT",
     "OPTIONS",
     "OPTION_DESCRIPTIONS",
     "PLAYING",
@@ -91,6 +93,7 @@ __all__ = [
     "Game",
     "GameError",
     "IllegalMove",
+    "Layout",
     "LostTurn",
     "Match",
     "Move",
@@ -125,13 +128,17 @@ __all__ = [
     "get_rules",
     "loads",
     "match_totals",
+    "moved_piles",
     "new_seed",
     "parse_card",
     "parse_entry",
     "parse_move",
     "position_class",
     "public",
+    "reads_as_move",
     "replay",
+    "revealed_view",
+    "seat_pile_names",
     "seed_commitment",
     "to_document",
     "turn_violations",

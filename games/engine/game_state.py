@@ -27,6 +27,7 @@ from .record import (
     Entry,
 )
 from .rules import PRESETS, Rules
+from .stop import stop_judgement
 from .views import view
 
 
@@ -173,6 +174,14 @@ class GameState:
     def last_turn(self) -> Turn | None:
         """The last finished turn (None before the first ends)."""
         return self._last
+
+    def stopped_violation(self) -> IllegalMove | None:
+        """What the last turn's stopped move violated, as the referee words it (R7.1-R7.3):
+        what a successful Stop! tells the offender. None when no call stopped that turn."""
+        last, start = self._last, self._last_start
+        if last is None or last.stopped is None or start is None:
+            return None
+        return stop_judgement(start, last.moves, last.stopped - 1)[1]
 
     def recent_steps(self) -> list[tuple[int, Position]]:
         """What a player may step through while the game is played: the last finished

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from .errors import PRIORITY_VIOLATIONS, WrongStop
+from .errors import PRIORITY_VIOLATIONS, IllegalMove, WrongStop
 from .moves import CARD, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, Move
 from .position import Position
 
@@ -68,16 +68,25 @@ def _same_source_first(moves: list[Move], offending: Move) -> list[Move]:
     return moves
 
 
-def stop_verdict(start: Position, moves: Sequence[Move], index: int) -> tuple[Position, str | None]:
-    """The position ``moves[index]`` was made in, and the violation it committed (None
-    for a clean move): the one place that judges a Stop! call (R7.2, R7.5)."""
+def stop_judgement(
+    start: Position, moves: Sequence[Move], index: int
+) -> tuple[Position, IllegalMove | None]:
+    """The position ``moves[index]`` was made in, and the violation it committed as the
+    referee words it (None for a clean move): the one place that judges a Stop! call
+    (R7.2, R7.5), and what a successful call tells the offender (R7.1)."""
     if not 0 <= index < len(moves):
         raise WrongStop("no_such_move_number", number=index + 1)
     before = start.copy()
     for move in moves[:index]:
         before.push(move, classic=True)
     refusal = before.refusal(moves[index])
-    return before, (refusal.code if refusal is not None and refusal.is_violation else None)
+    return before, (refusal if refusal is not None and refusal.is_violation else None)
+
+
+def stop_verdict(start: Position, moves: Sequence[Move], index: int) -> tuple[Position, str | None]:
+    """``stop_judgement`` with the violation's code (S1, S4...) alone."""
+    before, violation = stop_judgement(start, moves, index)
+    return before, None if violation is None else violation.code
 
 
 def corrections(before: Position, violation: str, offending: Move) -> list[Move]:

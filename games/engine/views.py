@@ -66,3 +66,17 @@ def view(position: Position, viewer: int | None = SPECTATOR) -> dict[str, Any]:
     out["turn_moves"] = position.turn_moves
     out["turns"] = position.turns
     return out
+
+
+def revealed_view(position: Position) -> dict[str, Any]:
+    """A spectator's view with every face-down card named: for a finished game only
+    (each seat's whole reserve, hand and waste; under V7 ``houses_down_cards``)."""
+    out = view(position)
+    for letter, seat in zip(position.rules.seat_names, position.seats, strict=True):
+        # V9: a reserve still face down lies under the turned-up part (both bottom to top).
+        out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve_down + seat.reserve]
+        out[letter]["hand"]["cards"] = [card_name(c) for c in seat.hand]
+        out[letter]["waste"]["cards"] = [card_name(c) for c in seat.waste]
+    if any(position.houses_down):  # V7
+        out["houses_down_cards"] = [[card_name(c) for c in pile] for pile in position.houses_down]
+    return out

@@ -47,9 +47,15 @@ from games.lobby.matches import start_match
 from games.models import Challenge, ChallengeSeat, Seat, StopMode
 from games.notify.notifications import notify
 from games.play.dealing import announce, start_game
+from lib.bounds import Bounds
 from lib.errors import ServiceError
 
 MAX_PENDING = 50
+#: A match's target (R8.7; the engine takes larger ones): the form, the API and
+#: ``create_challenge`` read it.
+MATCH_TARGET = Bounds(1, 10_000)
+#: The ratings an open challenge may be limited to.
+RATING = Bounds(0, 4000)
 #: E-mail invitations a player may send a day, cancelled ones included (no spam relay).
 MAX_INVITATIONS_PER_DAY = 20
 
@@ -111,10 +117,18 @@ def create_challenge(
         )
     if (min_rating is not None or max_rating is not None) and not is_open:
         raise ServiceError(400, "BAD_REQUEST", _("only an open challenge has a rating range"))
+    if any(rating is not None and rating not in RATING for rating in (min_rating, max_rating)):
+        raise ServiceError(
+            400, "BAD_REQUEST", _("a rating must be from %(low)s to %(high)s") % RATING.words()
+        )
     if min_rating is not None and max_rating is not None and min_rating > max_rating:
         min_rating, max_rating = max_rating, min_rating  # a range, from its lower end
-    if match_target is not None and not 1 <= match_target <= 10_000:
-        raise ServiceError(400, "BAD_REQUEST", _("match_target must be from 1 to 10000 points"))
+    if match_target is not None and match_target not in MATCH_TARGET:
+        raise ServiceError(
+            400,
+            "BAD_REQUEST",
+            _("match_target must be from %(low)s to %(high)s points") % MATCH_TARGET.words(),
+        )
     clock = clock or TimeControl()
     problem = clock.validate()
     if problem:

@@ -15,7 +15,6 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from accounts.conduct import accounts_at
 from accounts.models import Profile
@@ -27,14 +26,14 @@ from accounts.services import (
     verified_address,
 )
 from games import talk
-from games.engine import BY_RESIGNATION, BY_TIMEOUT, STALEMATE, Position, view
 from games.engine import Game as EngineGame
+from games.engine import Position, view
 from games.models import Game, Message, Notification
 from games.notify.board_text import board_text, mail_table
 from games.notify.kinds import KINDS
 from games.notify.mail_play import BounceAddress, menu, plays_by_mail
 from games.play.store import engine_game
-from games.words.results import agreement_terms, stalemate_how, stalemate_scorer
+from games.words.results import agreement_terms, result_of, scores_line
 from lib.naming import site_name
 
 
@@ -98,15 +97,19 @@ def build_message(row: Notification, moment: Moment | None = None) -> EmailMulti
     return message
 
 
+#: Kinds written with another kind's templates: a game lost on time ends as any other
+#: (its own kind lets a player turn its e-mails off apart).
+WRITTEN_AS = {"timeout": "game_over"}
+
+
 def _build_message(row: Notification, moment: Moment | None) -> EmailMultiAlternatives:
     context = email_context(row, moment)
-    subject = render_to_string(f"emails/{row.kind}-subject.txt", context).strip()
+    name = "emails/" + WRITTEN_AS.get(row.kind, row.kind)
+    subject = render_to_string(f"{name}-subject.txt", context).strip()
     message = EmailMultiAlternatives(
-        subject, render_to_string(f"emails/{row.kind}-body.txt", context), to=[row.email]
+        subject, render_to_string(f"{name}-body.txt", context), to=[row.email]
     )
-    message.attach_alternative(
-        render_to_string(f"emails/{row.kind}-body.html", context), "text/html"
-    )
+    message.attach_alternative(render_to_string(f"{name}-body.html", context), "text/html")
     _mail_headers(message, row.pk, context)
     if "unsubscribe_link" in context:
         unsubscribe_headers(message, context["unsubscribe_link"])
@@ -172,6 +175,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
             position = moment.now
             context["mail_play"] = menu(game, moment.engine, seat)
         context["game"] = game
+        if seat is not None and row.kind in TURN_KINDS:
+            # R7.4, as the engine decides it: a turn's e-mail is sent while that turn is
+            # not over, so the game as it stands says whether Stop! may be called.
+            context["stop_window"] = moment.engine.can_call_stop(seat)
         context["talk"] = talk_of(row, game)
         context["game_link"] = game_link(game.pk)
         context["replay_link"] = settings.SITE_URL + reverse("game-replay", args=[game.pk])
@@ -201,7 +208,10 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
                     if other != seat
                 ]
             )
-            context.update(_result(game, position, seat))
+            result = result_of(game, seat)
+            if result is not None:  # the game as stored: over, as the position is
+                context["outcome"] = result.clause
+                context["scores"] = scores_line(game, seat)
     if row.challenge is not None:
         context["challenge"] = row.challenge
         context["challenger"] = row.challenge.challenger.get_username()
@@ -247,54 +257,3 @@ def _and(names: list[str]) -> str:
         # Translators: two names, or a list of them and one more: "bob and carol".
         words = _("%(earlier)s and %(later)s") % {"earlier": words, "later": name}
     return words
-
-
-def _result(game: Game, position: Position, seat: int) -> dict[str, str]:
-    """How the game ended, from ``seat``'s side, for the result e-mails' subjects:
-    ``outcome`` (who resigned or ran out of time, who won) and ``scores`` (every seat,
-    the recipient first). The pages word results with games/words/results.py."""
-    names = list(game.names().values())
-
-    def said(other: int, yours: str, theirs: str) -> str:
-        """``yours`` when ``other`` is the recipient, else ``theirs`` with their name."""
-        return yours if other == seat else theirs % {"name": names[other]}
-
-    # The result's parts follow "Game 12 against bob has ended: ..." in the e-mails.
-    words = []
-    if position.ending in (BY_RESIGNATION, BY_TIMEOUT):
-        # The forfeit is the record's last entry, by the seat that forfeited.
-        forfeited = game.letters.index(game.forfeiter)
-        if position.ending == BY_RESIGNATION:
-            yours = pgettext("game over e-mail", "you resigned")
-            theirs = pgettext("game over e-mail", "%(name)s resigned")
-        else:
-            yours = pgettext("game over e-mail", "you ran out of time")
-            theirs = pgettext("game over e-mail", "%(name)s ran out of time")
-        words.append(said(forfeited, yours, theirs))
-    assert position.score is not None
-    score = position.score
-    winner = position.winner
-    if position.status == STALEMATE:
-        # Scored by the counts, worded as the pages word it (games/words/results.py): a win
-        # or a loss unless nobody scored.
-        points = dict(zip(game.letters, score, strict=True))
-        words.append(stalemate_how(position.ending or "", game.names(), points, game.letters[seat]))
-        scorer = stalemate_scorer(points)
-        if scorer is None:
-            words.append(pgettext("game over e-mail", "a draw"))
-        winner = None if scorer is None else game.letters.index(scorer)
-    if winner is not None:
-        yours = pgettext("game over e-mail", "you won")
-        theirs = pgettext("game over e-mail", "%(name)s won")
-        words.append(said(winner, yours, theirs))
-
-    def scored(other: int) -> str:
-        if other == seat:
-            return pgettext("score", "you %(points)s") % {"points": score[other]}
-        return pgettext("score", "%(name)s %(points)s") % {
-            "name": names[other],
-            "points": score[other],
-        }
-
-    order = [seat, *(other for other in range(len(names)) if other != seat)]
-    return {"outcome": ", ".join(words), "scores": ", ".join(scored(other) for other in order)}

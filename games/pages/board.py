@@ -1,7 +1,7 @@
 """The card table as the pages draw it, built from a seat's view, never from a position.
 
 Everything here starts from ``games.engine.view`` (or, once a game is over,
-``revealed_view``), so a page can only show what that seat may see.
+``games.engine.revealed_view``), so a page can only show what that seat may see.
 
 Layout decisions (docs/pages.md): the viewer sits at the bottom and the opponent
 at the top (a spectator or a finished game puts A at the bottom; in the
@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from games.engine import Position, card_name, view
+from games.engine import Layout, moved_piles, seat_pile_names
 from games.words.cards import (
     CardFace,
     card_face,
@@ -123,45 +123,6 @@ class Board:
             yield from (panel.reserve, panel.hand, panel.waste, panel.turned)
 
 
-def revealed_view(position: Position) -> dict[str, Any]:
-    """A spectator's view plus every face-down card: for finished games only."""
-    out = view(position)
-    for letter, seat in zip(position.rules.seat_names, position.seats, strict=True):
-        # V9: a reserve still face down lies under the turned-up part (both bottom to top).
-        out[letter]["reserve"]["cards"] = [card_name(c) for c in seat.reserve_down + seat.reserve]
-        out[letter]["hand"]["cards"] = [card_name(c) for c in seat.hand]
-        out[letter]["waste"]["cards"] = [card_name(c) for c in seat.waste]
-    if any(position.houses_down):  # V7
-        out["houses_down_cards"] = [[card_name(c) for c in pile] for pile in position.houses_down]
-    return out
-
-
-def _absolute(name: str, mover: str, letters: str) -> str:
-    """A pile named in a move by ``mover`` as the page's pile id: ``OR`` is the next
-    seat's reserve, ``OR2`` the one after (three seats)."""
-    if name.startswith("F") or name.startswith("H"):
-        return name
-    if name in ("R", "W", "C"):
-        return name + mover
-    if name[:2] in ("OR", "OW"):
-        distance = int(name[2:] or 1)
-        return name[1] + letters[(letters.index(mover) + distance) % len(letters)]
-    return name
-
-
-def moved_piles(moves: list[str], mover: str | None, letters: str = "AB") -> set[str]:
-    """Page ids of the piles a turn's moves took cards from or put cards on."""
-    if not mover:
-        return set()
-    touched = set()
-    for move in moves:
-        if move == "T":
-            touched |= {"HAND" + mover, "C" + mover}
-        elif "-" in move:
-            touched |= {_absolute(part, mover, letters) for part in move.split("-")}
-    return touched
-
-
 def build_board(
     seen: dict[str, Any],
     *,
@@ -169,22 +130,21 @@ def build_board(
     legal_moves: list[str] | None = None,
     last_turn: tuple[str | None, list[str]] = (None, []),
 ) -> Board:
-    """The table from a view (``games.engine.view`` or ``revealed_view``)."""
+    """The table from a view (``games.engine.view`` or ``revealed_view``); the piles the
+    last turn touched and the names the viewer's moves give them are the engine's
+    (``moved_piles``, ``seat_pile_names``)."""
     viewer = seen["viewer"]
     letters = "".join(letter for letter in "ABC" if letter in seen)
     bottom_letter = viewer or "A"
     at = letters.index(bottom_letter)
     top_letters = [letters[(at + d) % len(letters)] for d in range(1, len(letters))]
-    moved = moved_piles(last_turn[1], last_turn[0], letters)
+    layout = Layout(len(letters), len(seen["foundations"]), len(seen["houses"]))
+    mover = last_turn[0]
+    moved = moved_piles(last_turn[1], letters.index(mover), layout) if mover else set()
     moves = legal_moves or []
-
-    def relative(letter: str, pile: str) -> str:
-        # Only the viewer ever moves from this page, so names are relative to them:
-        # R, OR (the next seat), OR2 (the seat after it, three seats).
-        if viewer is None:
-            return ""
-        distance = (letters.index(letter) - letters.index(viewer)) % len(letters)
-        return pile if distance == 0 else f"O{pile}" + ("" if distance == 1 else str(distance))
+    # Only the viewer ever moves from this page, so the piles are named as they name
+    # them (the page's pile ids are the engine's table names: RA, WB, CA).
+    move_names = seat_pile_names(letters.index(viewer), len(letters)) if viewer else {}
 
     def panel(letter: str) -> SeatPanel:
         seat = seen[letter]
@@ -195,7 +155,7 @@ def build_board(
             pgettext("pile", "%(player)s's reserve") % {"player": who},
             [card_face(reserve["top"])] if reserve["top"] else [],
             reserve["count"],
-            relative(letter, "R"),
+            move_names.get("R" + letter, ""),
             # A back shows under the top card, or alone over a face-down stock (V9, V14).
             back=letter.lower() if reserve["count"] > (1 if reserve["top"] else 0) else "",
         )
@@ -212,14 +172,14 @@ def build_board(
             pgettext("pile", "%(player)s's waste") % {"player": who},
             [card_face(waste["top"])] if waste["top"] else [],
             waste["count"],
-            relative(letter, "W"),
+            move_names.get("W" + letter, ""),
         )
         turned = Pile(
             "C" + letter,
             pgettext("pile", "%(player)s's turned card") % {"player": who},
             [card_face(seat["turned"])] if seat["turned"] else [],
             1 if seat["turned"] else 0,
-            "C" if letter == viewer else "",
+            move_names.get("C" + letter, ""),
         )
         for pile in (reserve_pile, hand, waste_pile, turned):
             pile.moved = pile.id in moved

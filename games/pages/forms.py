@@ -11,8 +11,16 @@ from django.utils.translation import gettext_lazy
 
 from accounts.conduct import MAX_DETAILS
 from accounts.models import Report
-from games.clocks import BANK, PER_TURN, TimeControl
+from games.clocks import (
+    BANK,
+    BANK_INCREMENT_DAYS,
+    BANK_INITIAL_DAYS,
+    DAYS_PER_TURN,
+    PER_TURN,
+    TimeControl,
+)
 from games.lobby import rules_catalog
+from games.lobby.challenges import MATCH_TARGET, RATING
 from games.models import StopMode
 
 
@@ -72,21 +80,26 @@ class NewGameForm(forms.Form):
         label=gettext_lazy("Time control"),
     )
     days_per_turn = forms.IntegerField(
-        min_value=1, max_value=14, initial=3, label=gettext_lazy("Days per turn")
+        **DAYS_PER_TURN.field(),
+        initial=TimeControl.days_per_turn,
+        label=gettext_lazy("Days per turn"),
     )
     bank_initial_days = forms.IntegerField(
-        min_value=1, max_value=60, initial=7, label=gettext_lazy("Bank: days at the start")
+        **BANK_INITIAL_DAYS.field(),
+        initial=TimeControl.bank_initial_days,
+        label=gettext_lazy("Bank: days at the start"),
     )
     bank_increment_days = forms.IntegerField(
-        min_value=0, max_value=14, initial=1, label=gettext_lazy("Bank: days added after each turn")
+        **BANK_INCREMENT_DAYS.field(),
+        initial=TimeControl.bank_increment_days,
+        label=gettext_lazy("Bank: days added after each turn"),
     )
     weekend_pause = forms.BooleanField(
         required=False, label=gettext_lazy("Stop the clock on Saturdays and Sundays")
     )
     match_target = forms.IntegerField(
         required=False,
-        min_value=1,
-        max_value=10_000,
+        **MATCH_TARGET.field(),
         label=gettext_lazy("Match to (points)"),
         help_text=gettext_lazy("Leave empty for a single game."),
     )
@@ -105,15 +118,13 @@ class NewGameForm(forms.Form):
     )
     min_rating = forms.IntegerField(
         required=False,
-        min_value=0,
-        max_value=4000,
+        **RATING.field(),
         label=gettext_lazy("Open challenge: lowest rating"),
         help_text=gettext_lazy("Only players rated within the range see an open challenge."),
     )
     max_rating = forms.IntegerField(
         required=False,
-        min_value=0,
-        max_value=4000,
+        **RATING.field(),
         label=gettext_lazy("Open challenge: highest rating"),
     )
 
@@ -192,7 +203,7 @@ class NewGameForm(forms.Form):
             days_per_turn=data["days_per_turn"],
             bank_initial_days=initial,
             bank_increment_days=data["bank_increment_days"],
-            bank_cap_days=max(14, initial),
+            bank_cap_days=max(TimeControl.bank_cap_days, initial),
             weekend_pause=data["weekend_pause"],
         )
 

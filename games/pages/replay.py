@@ -10,10 +10,10 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET
 
 from games.engine import Game as EngineGame
-from games.engine import seed_commitment, view
+from games.engine import revealed_view, seed_commitment, view
 from games.notify import mail_play
 from games.pages.access import watchable, watched_game
-from games.pages.board import build_board, revealed_view
+from games.pages.board import build_board
 from games.pages.table import readable_messages
 from games.play import selectors
 from games.play.store import engine_game

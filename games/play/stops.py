@@ -64,7 +64,6 @@ def call_stop_on(
         check_version(game, expected_version)
         engine = playing_engine(game)
         last = engine.last_turn
-        played = [position for _, position in engine.recent_steps()]  # before Stop!: the last turn
         try:
             entry = engine.call_stop(seat, move_number, choice)
         except WrongCallError as exc:
@@ -77,7 +76,7 @@ def call_stop_on(
             assert last is not None
             save(game, engine)
             stopped = last.moves[move_number - 1]
-            why = played[move_number - 1].refusal(stopped)
+            why = engine.stopped_violation()
             correction = "" if entry.correction is None else str(entry.correction)
             logger.info(
                 "stop called %s",

@@ -7,7 +7,8 @@
     You won: you played every card · you 85, bob 0, carol 0
 
 The one place that words a result: the lobby, the game page and the replay use it,
-and so do the e-mails (it needs no request, only the game and the viewer's seat).
+and so do the e-mails (it needs no request, only the game and the viewer's seat), as
+one clause, how it ended then who won: "bob resigned, you won" (``Result.clause``).
 
 A stalemate is no draw unless nobody scores (R8.3: the lowest count scores the
 difference; V14 and equal counts score nothing): it is worded as the win or loss it
@@ -64,6 +65,15 @@ class Result:
     how: str  # "bob resigned", "your time ran out", or "" when the outcome says it all
     score: str  # "111-0" (the viewer's points first), or every seat named with three
     won: bool | None  # for the viewer: True, False, or None (a stalemate, a spectator)
+    #: Who won, in a clause: "you won", "bob won", "a draw", or "" (a three-seat
+    #: forfeit names no winner).
+    verdict: str = ""
+
+    @property
+    def clause(self) -> str:
+        """How it ended and who won, as the e-mails put it in a sentence: "bob
+        resigned, you won", "stalemate agreed, a draw"."""
+        return ", ".join(part for part in (self.how, self.verdict) if part)
 
     def __str__(self) -> str:
         head = self.outcome
@@ -114,11 +124,27 @@ def result_of(game: Game, seat: int | None) -> Result | None:
             outcome = pgettext("result", "%(name)s won") % {"name": names[winner]}
         else:
             outcome = pgettext("result", "You won") if won else pgettext("result", "You lost")
-        return Result(outcome, how, score, won)
+        return Result(outcome, how, score, won, _verdict(names, winner, me))
     # G3: a forfeit with three seats names no winner; the others score alike.
     if loser is not None and loser == me:
         return Result(pgettext("result", "You lost"), how, score, False)
     return Result(pgettext("result", "Game over"), how, score, None)
+
+
+def _verdict(names: dict[str, str], winner: str, me: str | None) -> str:
+    """Who won, from the reader's side, in a clause: "you won", "bob won"."""
+    if winner == me:
+        return pgettext("game over e-mail", "you won")
+    return pgettext("game over e-mail", "%(name)s won") % {"name": names[winner]}
+
+
+def scores_line(game: Game, seat: int | None) -> str:
+    """Every seat's points, the reader's first: "you 111, bob 0" ("" while it is played)."""
+    points: dict[str, int] | None = game.score
+    if not points:
+        return ""
+    me = None if seat is None else game.letters[seat]
+    return _score(game.names(), points, me, every_seat=True)
 
 
 def stalemate_scorer(points: dict[str, int]) -> str | None:
@@ -176,14 +202,20 @@ def _stalemate(
     if scorer is None:
         # Translators: a game that ended with nobody scoring (equal counts, or a
         # stalemate under Foster's rules): here, and only here, a draw.
-        return Result(pgettext("result", "Draw"), how, score, None)
+        draw = pgettext("result", "Draw")
+        return Result(draw, how, score, None, pgettext("game over e-mail", "a draw"))
+    verdict = _verdict(names, scorer, me)
     if me is None:
         return Result(
-            pgettext("result", "%(name)s won") % {"name": names[scorer]}, how, score, None
+            pgettext("result", "%(name)s won") % {"name": names[scorer]}, how, score, None, verdict
         )
     won = scorer == me
     return Result(
-        pgettext("result", "You won") if won else pgettext("result", "You lost"), how, score, won
+        pgettext("result", "You won") if won else pgettext("result", "You lost"),
+        how,
+        score,
+        won,
+        verdict,
     )
 
 

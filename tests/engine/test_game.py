@@ -277,6 +277,32 @@ def test_R7_2_a_right_call_undoes_the_move_and_records_the_verdict() -> None:
     assert violations == [(0, "S2", False), (1, "S2", True)]
 
 
+def test_R7_1_the_stopped_violation_is_the_referees_refusal_of_the_stopped_move() -> None:
+    """What a right call tells the offender comes from the engine, also after a resume."""
+    game = Game(S3, stop_mode=CLASSIC, encoding=True)
+    game.play(game.to_move, ["H1-F1", "T", "C-W"])
+    caller = game.to_move
+    assert game.stopped_violation() is None  # nothing called yet
+    before = game.start()
+    before.push(before.parse("H1-F1"))
+    expected = before.refusal(before.parse("T"))
+    game.call_stop(caller, 2)
+    violation = game.stopped_violation()
+    assert violation is not None and expected is not None
+    assert (violation.code, violation.reason, violation.params) == (
+        expected.code,
+        expected.reason,
+        expected.params,
+    )
+    assert violation.code == "S3" and violation.message == expected.message
+    resumed = Game.resume(game.seed, game.rules, game.snapshot(), stop_mode=CLASSIC)
+    assert str(resumed.stopped_violation()) == str(violation)
+    game.play(caller, [game.legal_moves(caller)[0]])
+    while game.to_move == caller:
+        game.play(caller, [game.legal_moves(caller)[0]])
+    assert game.stopped_violation() is None  # the caller's own turn was not stopped
+
+
 def test_R7_2_a_choice_that_is_not_compulsory_is_passed_over() -> None:
     """The answer to a call depends on its verdict only: a choice that does not fit is
     not refused, or it would tell the caller the move held a violation."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -15,7 +16,8 @@ from django.utils import timezone
 
 from accounts.services import update_profile
 from games.lobby.challenges import accept_challenge, create_challenge, decline_challenge
-from games.models import Game
+from games.models import Game, Notification
+from games.notify.writing import build_message
 from games.play.dealing import start_game
 from games.play.services import resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
@@ -26,6 +28,7 @@ from .conftest import client_for
 from .smtp import Inbox, smtp_inbox, text_of
 
 pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["smtp_inbox"]
 
 
@@ -121,9 +124,9 @@ def test_it_says_who_resigned_and_every_score_in_a_three_player_result(
         f"Game {game.pk} against bob and carol is over: bob resigned "
         f"(you {owed}, bob 0, carol {owed})"
     )
-    assert subject["bob"] == (
+    assert subject["bob"] == (  # the scores in turn order from the reader, as on the pages
         f"Game {game.pk} against alice and carol is over: you resigned "
-        f"(you 0, alice {owed}, carol {owed})"
+        f"(you 0, carol {owed}, alice {owed})"
     )
     assert subject["carol"].endswith(
         f"against alice and bob is over: bob resigned (you {owed}, alice {owed}, bob 0)"
@@ -148,7 +151,31 @@ def test_it_says_who_ran_out_of_time_and_who_won_in_a_timeout_email(
     )
     assert f"{idle.username} ran out of time, you won." in text_of(to_other)
     (to_idle,) = smtp_inbox.to(idle.email)
-    assert f"is over: you ran out of time, {other.username} won (you 0" in subject_of(to_idle)
+    # Worded as the pages word it (games/words/results.py).
+    assert f"is over: your time ran out, {other.username} won (you 0" in subject_of(to_idle)
+
+
+def test_a_timeout_email_is_written_as_a_game_over_email(alice: User, bob: User) -> None:
+    """One set of templates for every end: the two kinds' words cannot drift apart."""
+    game = start_game(alice, bob, seed=7)
+    resign(game_id=game.pk, user=bob)
+    over = Notification.objects.filter(kind="game_over", user=alice).get()
+    timeout = Notification.objects.create(
+        kind="timeout", user=alice, email=alice.email, game=over.game, ply=over.ply
+    )
+
+    def words(row: Notification) -> list[str]:
+        """The e-mail's texts, but for the unsubscribe link (one per kind)."""
+        message = build_message(row)
+        texts = [
+            str(message.subject),
+            str(message.body),
+            *(str(a[0]) for a in message.alternatives),
+        ]
+        return [re.sub(r"/unsubscribe/[^/]+/", "/unsubscribe/-/", text) for text in texts]
+
+    assert words(over) == words(timeout)
+    assert not list((ROOT / "templates" / "emails").glob("timeout-*"))
 
 
 def test_it_words_an_agreed_stalemate_from_each_side_as_the_pages_do(
@@ -202,7 +229,7 @@ def test_it_writes_a_subject_as_plain_text(
 
 def test_every_subject_is_rendered_as_plain_text() -> None:
     """The same for the subjects no test sends: each template turns escaping off."""
-    folder = Path(__file__).resolve().parents[2] / "templates" / "emails"
+    folder = ROOT / "templates" / "emails"
     subjects = sorted(folder.glob("*-subject.txt"))
     escaped = [path.name for path in subjects if "{% autoescape off %}" not in path.read_text()]
     assert subjects and escaped == []

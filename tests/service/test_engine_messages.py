@@ -11,7 +11,9 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 import games.words.engine_msgids
+from games.engine import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS
 from games.engine.messages import MESSAGES
+from games.lobby import rules_catalog
 from games.models import Game
 from games.play import services
 from games.words import engine_messages
@@ -63,3 +65,24 @@ def test_a_refusal_speaks_from_the_active_catalogue(
         services.play_moves(game_id=game.pk, user=other, moves=["T"])
     assert translated.value.code == "NOT_YOUR_TURN"
     assert translated.value.message == "» it is your opponent's turn"
+
+
+def test_the_rules_are_described_once_in_the_engine_and_translated_here() -> None:
+    """The pages' descriptions of the presets and options are the engine's, in plain
+    words: the generated module lists each for the translators, and French reads them
+    translated."""
+    plain = [
+        engine_messages.in_plain_words(text)
+        for text in (*PRESET_DESCRIPTIONS.values(), *OPTION_DESCRIPTIONS.values())
+    ]
+    with translation.override("en"):
+        assert [str(msgid) for msgid in games.words.engine_msgids.RULE_MSGIDS] == plain
+        english = {option.name: option.help for option in rules_catalog.options()}
+        presets = [preset["description"] for preset in rules_catalog.presets_in_plain_words()]
+    assert english == {
+        name: engine_messages.in_plain_words(text) for name, text in OPTION_DESCRIPTIONS.items()
+    }
+    assert sorted(presets) == sorted(plain[: len(PRESET_DESCRIPTIONS)])
+    with translation.override("fr"):
+        french = {option.name: option.help for option in rules_catalog.options()}
+    assert [name for name in french if french[name] == english[name]] == []

@@ -30,7 +30,7 @@ from games.notify.writing import build_message
 from games.play.dealing import announce, start_game
 from games.play.store import engine_game
 from lib import outbox
-from mailplay.commands import Moves, Stop, Unreadable, Word, read_command
+from mailplay.commands import NOT_A_MOVE, Moves, Stop, Unreadable, Word, read_command
 from mailplay.handling import UNREADABLE_ANSWERS, handle, sweep
 from mailplay.models import InboundMail
 from mailplay.reading import new_text, parse, recipients_of
@@ -927,3 +927,13 @@ def test_an_unreadable_text_sent_again_or_too_often_is_not_answered(
 def test_stop_with_a_number_that_is_no_ascii_digit_is_unreadable() -> None:
     assert isinstance(read_command("stop ²"), Unreadable)
     assert read_command("stop 2") == Stop(2)
+
+
+def test_a_reply_names_piles_of_any_presets_layout_and_no_more() -> None:
+    """What a reply may name is the engine's largest layout (three seats, nine houses):
+    whether the game's own layout has the pile is the game's to say."""
+    assert read_command("H9-F1 OR2-H1") == Moves(("H9-F1", "OR2-H1"))
+    for beyond in ("H10-F1", "F9-H1", "OR3-H1"):
+        unreadable = read_command(beyond)
+        assert isinstance(unreadable, Unreadable)
+        assert unreadable.message == NOT_A_MOVE

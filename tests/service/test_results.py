@@ -4,18 +4,20 @@ game ends: who won, how, and the score with the reader's points first."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Notification
+from games.notify.writing import email_context
 from games.play.dealing import start_game
 from games.play.services import play_moves, resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.play.sweep import timeout_game
-from games.words.results import result_line, result_of
+from games.words.results import result_line, result_of, scores_line
 from tests.stored import UNEVEN_COUNTS, place, position_of
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +128,30 @@ def test_it_words_a_three_player_forfeit_for_every_seat(
     assert result_line(game, 0) == f"Game over: charlie resigned · you {a}, bob {b}, charlie 0"
     assert result_line(game, 1) == f"Game over: charlie resigned · you {b}, charlie 0, alice {a}"
     assert result_line(game, 2) == f"You lost: you resigned · you 0, alice {a}, bob {b}"
+
+
+def test_the_e_mails_word_a_result_with_the_pages_words(alice: User, bob: User) -> None:
+    """The result e-mails say what ``result_of`` says, in one clause: no second wording."""
+    game = start_game(alice, bob, seed=7)
+    place(game, UNEVEN_COUNTS)
+    offer_stalemate(game_id=game.pk, user=alice)
+    answer_stalemate(game_id=game.pk, user=bob, accept=True)
+    game.refresh_from_db()
+    for seat in (0, 1):
+        row = Notification.objects.get(kind="game_over", user=game.user_at(seat))
+        result = result_of(game, seat)
+        assert result is not None
+        context = email_context(row)
+        assert context["outcome"] == result.clause == f"{result.how}, {result.verdict}"
+        assert context["scores"] == scores_line(game, seat)
+
+
+def test_only_the_results_module_words_a_result() -> None:
+    """The e-mails' words for a winner live beside the pages' (their context is unique)."""
+    root = Path(__file__).resolve().parents[2] / "games"
+    wording = [
+        path.relative_to(root).as_posix()
+        for path in root.rglob("*.py")
+        if '"game over e-mail"' in path.read_text(encoding="utf-8")
+    ]
+    assert wording == ["words/results.py"]

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.engine import PRESETS
+from games.engine import OPTIONS, PRESETS
+from games.engine.rules import FACE_DOWN_ROWS
 from games.lobby import rules_catalog
 from games.lobby.matches import start_match
 from games.models import Challenge, Game, Match
@@ -154,6 +155,14 @@ def test_every_option_offers_its_values() -> None:
     for option in rules_catalog.options():
         assert option.default in option.values, option.name
         assert len(option.values) >= 2, option.name
+
+
+def test_the_catalog_offers_the_values_the_engine_declares() -> None:
+    """The engine's declaration (``option()``) is the one list of an option's values: V7's
+    rows of face-down cards are ``FACE_DOWN_ROWS``, and every option's are its own."""
+    values = {option.name: option.values for option in rules_catalog.options()}
+    assert values == {spec.name: tuple(spec.allowed) for spec in OPTIONS}
+    assert values["face_down_tableau"] == FACE_DOWN_ROWS
 
 
 def test_a_face_down_reserve_is_drawn_as_a_back_and_never_named(alice: User, bob: User) -> None:

@@ -28,6 +28,12 @@ DATA_MODULES = {
 }
 #: Methods that change a position by hand: a rule applied outside the engine's Game.
 POSITION_CHANGES = {"push", "forfeit", "finish_stalemate", "stop_turn", "reveal_reserve", "_apply"}
+#: A position's piles that only the engine reads: a view (``view``, ``revealed_view``)
+#: says what of them a reader may see.
+POSITION_INTERNALS = {"reserve_down", "houses_down"}
+#: A layout given to the notation's reader by hand: the engine knows the layouts
+#: (``reads_as_move``, ``LARGEST_LAYOUT``, a game's own ``parse``).
+LAYOUT_KEYWORDS = {"seats", "foundations", "houses"}
 #: The words of the old move log, which the service wrote and read itself.
 OLD_LOG_WORDS = ("resigns", "times-out", "agrees-stalemate", "loses-turn", "stop:")
 
@@ -47,6 +53,14 @@ def problems_in(path: Path, root: Path = ROOT) -> list[str]:
         )
         if attribute in POSITION_CHANGES:
             found.append(f"{where}:{line}: calls .{attribute}()")
+        if isinstance(node, ast.Attribute) and node.attr in POSITION_INTERNALS:
+            found.append(f"{where}:{line}: reads .{node.attr}")
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", "")) == "parse_move"
+            and {keyword.arg for keyword in node.keywords} & LAYOUT_KEYWORDS
+        ):
+            found.append(f"{where}:{line}: gives parse_move a layout")
         text = node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
         if text in OLD_LOG_WORDS or text.startswith("stop:"):
             found.append(f"{where}:{line}: the log word {text!r}")
@@ -67,7 +81,9 @@ def test_it_catches_rule_logic(tmp_path: Path) -> None:
     """The check itself: each kind of rule logic is caught."""
     sample = tmp_path / "sample.py"
     sample.write_text(
-        "from games.engine.stop import call_stop\nposition.forfeit(1)\ntext = 'loses-turn'\n",
+        "from games.engine.stop import call_stop\nposition.forfeit(1)\ntext = 'loses-turn'\n"
+        "down = seat.reserve_down + position.houses_down\n"
+        "parse_move(token, seats=3, foundations=8, houses=9)\n",
         encoding="utf-8",
     )
-    assert len(problems_in(sample, tmp_path)) == 3
+    assert len(problems_in(sample, tmp_path)) == 6

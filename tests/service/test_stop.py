@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games.engine import Position, call_stop, compulsory_moves, deal
 from games.models import Challenge, Game, Notification, StopMode
+from games.notify.notifications import notify
 from games.notify.writing import email_context
 from games.play import selectors
 from games.play.dealing import start_game
@@ -343,6 +344,37 @@ def test_emails_say_which_rules_a_game_uses(alice: User, bob: User) -> None:
     row = Notification.objects.filter(kind="your_turn", user=caller).latest("pk")
     body = render_to_string("emails/your_turn-body.txt", email_context(row))
     assert "Rules: Standard (pagat.com), classic: you may call Stop!" in body
+
+
+def test_R7_4_the_turn_email_offers_stop_when_the_engine_says_the_window_is_open(
+    alice: User, bob: User
+) -> None:
+    game, _offender, caller, _moves = classic_game(alice, bob, [None, "S2"])
+    row = Notification.objects.filter(kind="your_turn", user=caller).latest("pk")
+    assert engine_game(game).can_call_stop(game.letters.index(game.to_move))
+    assert email_context(row)["stop_window"] is True
+    fresh = start_game(alice, bob, seed=1, stop_mode=StopMode.CLASSIC)
+    mover = alice if fresh.to_move == "A" else bob
+    first = notify("your_turn", user=mover, game=fresh, last_turn=[], first_turn=True)
+    assert first is not None
+    assert email_context(first)["stop_window"] is False  # the first turn: nothing to stop
+    call_stop_on(game_id=game.pk, user=caller, move_number=2)
+    # Stopped before the e-mail went: the window is closed, and the e-mail says so.
+    assert email_context(Notification.objects.get(pk=row.pk))["stop_window"] is False
+
+
+@pytest.mark.parametrize("template", ["emails/your_turn-body.txt", "emails/your_turn-body.html"])
+def test_R7_4_the_turn_email_words_the_window_it_is_given(
+    alice: User, bob: User, template: str
+) -> None:
+    """The template decides nothing: the sentence follows ``stop_window`` alone."""
+    game, *_ = classic_game(alice, bob, [None, "S2"])
+    for first_turn, lost_turn in ((True, False), (False, True), (False, False)):
+        context = {"game": game, "first_turn": first_turn, "lost_turn": lost_turn}
+        offered = render_to_string(template, {**context, "stop_window": True})
+        assert "you may call Stop!" in offered
+        closed = render_to_string(template, {**context, "stop_window": False})
+        assert "you may call Stop!" not in closed and "classic." in closed
 
 
 def test_the_replay_marks_violations_only_once_the_game_is_over(alice: User, bob: User) -> None:
