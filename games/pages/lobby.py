@@ -21,7 +21,8 @@ from django.views.decorators.http import require_POST
 from accounts import conduct, invitations
 from accounts.bots import BOT_PLAYERS
 from accounts.services import calendar_address, has_account, profile_of
-from games.engine import PRESETS, deal, view
+from games.engine import PRESETS
+from games.engine import Game as EngineGame
 from games.lobby import challenges, ratings, rules_catalog
 from games.models import Challenge
 from games.pages.access import user_of
@@ -65,16 +66,17 @@ SAMPLE_SEED, SAMPLE_MOVES = 20261127, 36
 @lru_cache(maxsize=8)
 def sample_table(language: str) -> Board:
     """The table the home page shows, in ``language`` (its piles' names are words)."""
-    position = deal(SAMPLE_SEED)
+    game = EngineGame(SAMPLE_SEED)
     rng = random.Random(SAMPLE_SEED)
     for _move in range(SAMPLE_MOVES):
-        moves = position.legal_moves()
+        seat = game.to_move
+        moves = game.legal_moves(seat)
         # Mostly the moves a player makes first (onto the foundations, out of the
         # reserve), so the table looks like a game under way, not a scramble.
         keen = [m for m in moves if str(m).startswith("R-") or "-F" in str(m)]
-        position.push(rng.choice(keen or moves))
+        game.play(seat, [rng.choice(keen or moves)])
     names = {"A": pgettext("seat", "you"), "B": _("your opponent")}
-    return build_board(view(position), names=names)
+    return build_board(game.view(None), names=names)
 
 
 def _lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
