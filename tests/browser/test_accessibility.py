@@ -138,3 +138,27 @@ def test_a_turn_by_keyboard_keeps_the_focus_and_the_opponents_turn_is_read_out(
     expect(announcer).to_contain_text("bob played", timeout=30_000)
     expect(announcer).to_contain_text("Your turn")
     assert console.errors == []
+
+
+def test_a_turn_played_from_the_accessibility_tree_alone(
+    new_page: Any, console: Console, playable_game: Game
+) -> None:
+    """Roles and names only, as a screen reader finds them: no CSS selector, no id."""
+    page = new_page(360)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+
+    def pile(name: str) -> Any:
+        return page.get_by_role("button", name=re.compile(f"^{re.escape(name)}"))
+
+    pile("House 1: ace of spades").click()
+    expect(page.get_by_text("choose where it goes")).to_be_visible()
+    pile("Foundation 1").click()
+    expect(pile("Foundation 1: ace of spades")).to_be_visible()
+    pile("alice's reserve: seven of spades").click()
+    pile("House 1").click()
+    expect(pile("House 1: seven of spades")).to_be_visible()
+    page.get_by_role("button", name="Turn a card").click()
+    page.get_by_role("button", name="Discard to my waste").click()
+    expect(page.get_by_text("Waiting for bob")).to_be_visible()
+    assert console.errors == []
