@@ -11,12 +11,14 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts import conduct
 from games.lobby import ratings, rules_catalog
 from games.pages.access import user_of
+from games.pages.diagrams import diagrams
 from games.pages.forms import ReportForm
 from games.pages.lobby import COMPUTER_LEVELS
 from games.play import selectors
@@ -153,5 +155,6 @@ def rules(request: HttpRequest) -> HttpResponse:
     context = {
         "presets": rules_catalog.presets_in_plain_words(),
         "options": rules_catalog.options(),
+        "diagrams": diagrams(get_language() or "en"),
     }
     return render(request, "pages/rules.html", context)
