@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.models import Game
 from tests.service.conftest import play_turn
 
-from .conftest import Console, sign_in
+from .conftest import Console, assert_fits, screenshot, sign_in
 
 AXE = Axe()
 
@@ -71,6 +71,9 @@ def test_every_page_passes_axe(
                 sign_in(page, "alice")
             for url in signed_in_pages(playable_game) if signed_in else SIGNED_OUT_PAGES:
                 page.goto(url)
+                if language == "en":  # each page in both themes at both widths, to look at
+                    name = url.strip("/").replace("/", "-").replace("accounts-", "") or "home"
+                    screenshot(page, f"page-{name}-{width}-{scheme}")
                 problems = violations(page)
                 if problems:
                     found[f"{url} at {width}px"] = problems
@@ -161,4 +164,22 @@ def test_a_turn_played_from_the_accessibility_tree_alone(
     page.get_by_role("button", name="Turn a card").click()
     page.get_by_role("button", name="Discard to my waste").click()
     expect(page.get_by_text("Waiting for bob")).to_be_visible()
+    assert console.errors == []
+
+
+def test_text_twice_as_large_loses_nothing(
+    new_page: Any, console: Console, playable_game: Game
+) -> None:
+    """WCAG 1.4.4: with the text at 200 % the table and its controls still fit the
+    screen, and a move is still played."""
+    page = new_page(1280, 800)
+    sign_in(page, "alice")
+    page.goto(f"/games/{playable_game.pk}/")
+    page.add_style_tag(content="html { font-size: 200%; }")
+    assert_fits(page, "the table at 200 % text", 1280)
+    page.get_by_role("button", name=re.compile("^House 1: ace of spades")).click()
+    page.get_by_role("button", name=re.compile("^Foundation 1")).click()
+    expect(
+        page.get_by_role("button", name=re.compile("^Foundation 1: ace of spades"))
+    ).to_be_visible()
     assert console.errors == []
