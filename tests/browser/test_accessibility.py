@@ -183,3 +183,57 @@ def test_text_twice_as_large_loses_nothing(
         page.get_by_role("button", name=re.compile("^Foundation 1: ace of spades"))
     ).to_be_visible()
     assert console.errors == []
+
+
+def test_against_the_computer_by_keyboard_its_answer_is_read_out(
+    new_page: Any, console: Console, players: tuple[User, User]
+) -> None:
+    """A game against the computer, one keystroke after another: the moves typed in the
+    notation, each with Enter; when the turn passes, the computer answers at once and
+    the live region reads its turn."""
+    page = new_page(1280)
+    sign_in(page, "alice")
+    page.get_by_role("button", name="Play the computer").first.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("alice v")
+    announcer = page.locator("#announcer")
+    for _turn in range(2):
+        played, tried = 0, set()
+        status = page.locator(".status")
+        expect(status).to_contain_text(re.compile("Your turn|You lost|You won"), timeout=30_000)
+        if page.locator(".status .result").count():
+            break  # the game is over (the computer may well have won)
+        while page.locator("#legal-moves").count():
+            legal: list[str] = page.evaluate(
+                "JSON.parse(document.getElementById('legal-moves').textContent)"
+            )
+            # Up first, then the reserve, then other moves (each once a turn), then turn
+            # and discard.
+            up = [m for m in legal if "-F" in m]
+            others = sorted(
+                (m for m in legal if m not in ("T", "C-W", "E") and m not in tried),
+                key=lambda m: not m.startswith("R-"),
+            )
+            ends = [m for m in ("C-W", "T", "E") if m in legal]
+            move = (up or (others if others and (played < 3 or not ends) else ends))[0]
+            tried.add(move)
+            box = page.get_by_label("Or type moves in the notation")
+            box.focus()
+            page.keyboard.type(move)
+            expect(box).to_have_value(move)
+            page.keyboard.press("Enter")
+            played += 1
+            # The table comes back: the box empty (played) or a refusal (kept).
+            page.wait_for_function(
+                "() => { const box = document.getElementById('moves-input');"
+                " return !box || box.value === '' || document.getElementById('refusal'); }"
+            )
+            if page.locator("#refusal").count():
+                raise AssertionError(page.locator("#refusal").inner_text())
+            if move in ("C-W", "E"):
+                break  # the turn has passed
+        # The computer has answered: its turn is read out, and then whose turn it is.
+        expect(announcer).to_contain_text(" played ")
+        expect(announcer).to_contain_text(re.compile("Your turn|You lost|You won"))
+        announcer.evaluate("node => { node.textContent = ''; }")
+    assert console.errors == []

@@ -135,10 +135,11 @@
   const announce = (text) => {
     if (announcer && text) announcer.textContent = text.replace(/\s+/g, " ").trim();
   };
-  // The version of the last turn announced: a turn is read out when it arrives, never
-  // again when the same table comes back.
+  // The last of the others' turns announced (where it began): a turn is read out when it
+  // arrives, by a poll, the stream or the answer to the player's own move (a computer
+  // answers at once), and never again when the same table comes back.
   const news = () => document.getElementById("turn-news");
-  let heard = news() ? news().dataset.version : "";
+  let heard = news() ? news().dataset.turn : "";
 
   // ``quietly``: a poll's or an event's table, which must not move the page or take the
   // focus anywhere it was not.
@@ -156,9 +157,9 @@
     else if (kept.focused && !quietly) document.getElementById("status").focus();
     const arrived = news();
     if (refusal && !quietly) announce(refusal.textContent);
-    else if (arrived && arrived.dataset.version !== heard && quietly) announce(arrived.textContent);
-    if (arrived) heard = arrived.dataset.version;
-    if (quietly) playOut();
+    else if (arrived && arrived.dataset.turn !== heard) announce(arrived.textContent);
+    if (arrived) heard = arrived.dataset.turn;
+    playOut();
     countdown();
   }
 
