@@ -4,6 +4,7 @@ legal moves, and each level does what it says."""
 from __future__ import annotations
 
 import random
+import secrets
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +26,6 @@ from games.engine.bots import (
 )
 from games.engine.moves import TURN_MOVE
 from games.engine.position import Position
-from games.engine.variants import reserve as shuffle_variants
 from tests.engine.builders import document
 from tests.engine.rules_support import houses
 
@@ -156,7 +156,7 @@ def test_V13_a_keyless_shuffled_waste_never_reaches_the_operating_system(
     from the generator, never from ``secrets``."""
     table = from_document(keyless_shuffled_waste_table())
     assert table.reshuffle_key is None
-    monkeypatch.setattr(shuffle_variants.secrets, "token_hex", _no_secrets)
+    monkeypatch.setattr(secrets, "token_hex", _no_secrets)
     first = turn(level, table, 0, random.Random(11))
     assert first[0] == table.parse("R-H3") or TURN_MOVE in first
     assert turn(level, table, 0, random.Random(11)) == first
