@@ -1436,6 +1436,19 @@ def test_G4_foster_one_pack_a_whole_suit_is_closed() -> None:
     assert "H5-H6" in legal(foster_position(houses, A={"hand": "3D TH"}, B={"hand": "2C"}))
 
 
+def test_G4_foster_one_pack_in_alternating_colours_has_no_closed_house() -> None:
+    """G4 with V11 off (houses in alternating colours, up or down): thirteen cards in a
+    house are no whole suit, so its runs move like any other house's; the move the
+    referee accepts is listed."""
+    run = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D AS"
+    houses = {1: "JH", 2: "9D", 3: "5C", 4: "7S", 5: run, 6: "", 7: "8D", 8: "TC"}
+    rules = {"preset": "foster-one-pack", "houses_same_suit": False}
+    pos = foster_position(houses, rules=rules, A={"hand": "3D TH"}, B={"hand": "2C"})
+    assert "H5-H7" in legal(pos) and pos.refusal(pos.parse("H5-H7")) is None
+    pos.play("H5-H7")  # the 7C and the six cards on it go onto the 8D
+    assert to_document(pos)["houses"][6] == ["8D", "7C", "6D", "5S", "4H", "3C", "2D", "AS"]
+
+
 def test_G4_foster_one_pack_runs_move_as_a_group() -> None:
     """p.71: the 6 and 5 of hearts go on the 7; p.73: the 5, 4 and 3 of clubs on the 6."""
     houses = {1: "6H 5H", 2: "8H 7H", 3: "5C 4C 3C", 4: "6C", 5: "KS", 6: "JS", 7: "9S", 8: "7S"}
