@@ -89,6 +89,29 @@ class BadPosition(RulesError):
     code = "BAD_POSITION"
 
 
+class RulesClash(BadPosition):
+    """Rules asking for options that do not combine with their preset (``rules.CLASHES``):
+    the ``preset``, the clashing ``settings`` (option -> value), the clash's ``name``
+    (a key for the words of other languages) and ``why``."""
+
+    code = "RULES_CLASH"
+
+    def __init__(self, preset: str, settings: dict[str, object], name: str, why: str) -> None:
+        super().__init__(f"the {preset} rules do not combine with {describe(settings)}: {why}")
+        self.preset = preset
+        self.settings = settings
+        self.name = name
+        self.why = why
+
+
+def describe(settings: dict[str, object]) -> str:
+    """Options as a document writes them: ``houses_same_suit false and group_moves true``."""
+    return " and ".join(
+        f"{key} {str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in settings.items()
+    )
+
+
 class WrongStop(Refusal):
     """A Stop! call that names a move holding no violation (R7.5)."""
 
