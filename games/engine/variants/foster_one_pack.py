@@ -23,7 +23,7 @@ class FosterOnePackPosition(Position):
     def _is_closed(self, h: int) -> bool:
         """House ``h`` holds a whole suit (13 cards built in suit): nothing leaves it.
         Built in alternating colours instead (``houses_same_suit`` off), a house never
-        holds a suit, and any of its runs may move."""
+        holds a suit, and its top card moves as any other house's."""
         return self.rules.houses_same_suit and len(self.houses[h]) >= WHOLE_SUIT
 
     def _house_loads_now(self) -> bool:
