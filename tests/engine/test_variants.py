@@ -1570,6 +1570,10 @@ def test_documents_round_trip_with_each_option(option: str) -> None:
             off: dict[str, Any] = {option: False}
             changed = replace(preset, **off)
             assert changed.to_document() == {"preset": name, option: False}
+            if clash(changed) is not None:  # rules.CLASHES: G4 in colours with its runs
+                with pytest.raises(RulesClash):
+                    rules_from_document(changed.to_document())
+                continue
             assert rules_from_document(changed.to_document()) == changed
 
 
