@@ -96,20 +96,14 @@ class RulesClash(BadPosition):
 
     code = "RULES_CLASH"
 
-    def __init__(self, preset: str, settings: dict[str, object], name: str, why: str) -> None:
-        super().__init__(f"the {preset} rules do not combine with {describe(settings)}: {why}")
+    def __init__(
+        self, message: str, *, preset: str, settings: dict[str, object], name: str, why: str
+    ) -> None:
+        super().__init__(message)
         self.preset = preset
         self.settings = settings
         self.name = name
         self.why = why
-
-
-def describe(settings: dict[str, object]) -> str:
-    """Options as a document writes them: ``houses_same_suit false and group_moves true``."""
-    return " and ".join(
-        f"{key} {str(value).lower() if isinstance(value, bool) else value}"
-        for key, value in settings.items()
-    )
 
 
 class WrongStop(Refusal):

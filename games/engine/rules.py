@@ -562,8 +562,22 @@ def rules_from_document(value: object) -> Rules:
     found = clash(rules)
     if found is not None:
         settings = {option: getattr(rules, option) for option in found.options}
-        raise RulesClash(name, settings, found.name, found.why)
+        raise RulesClash(
+            f"the {name} rules do not combine with {options_text(settings)}: {found.why}",
+            preset=name,
+            settings=settings,
+            name=found.name,
+            why=found.why,
+        )
     return rules
+
+
+def options_text(settings: dict[str, Any]) -> str:
+    """Options as a document writes them: ``houses_same_suit false and group_moves true``."""
+    return " and ".join(
+        f"{key} {str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in settings.items()
+    )
 
 
 def get_rules(name: str) -> Rules:

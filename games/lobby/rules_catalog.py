@@ -13,8 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from games.engine import OPTION_DESCRIPTIONS, PRESET_DESCRIPTIONS, PRESETS, RulesClash
-from games.engine.errors import describe
-from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS
+from games.engine.rules import RELEASES, RESERVE_SIZES, STARTERS, options_text
 
 #: Options whose values are not simply on or off.
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -267,7 +266,7 @@ def clash_message(clash: RulesClash) -> str:
     why = CLASH_REASONS.get(clash.name)
     return gettext("the %(rules)s rules do not combine with %(options)s: %(why)s") % {
         "rules": clash.preset,
-        "options": describe(clash.settings),
+        "options": options_text(clash.settings),
         "why": clash.why if why is None else str(why),
     }
 
