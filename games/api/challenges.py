@@ -59,7 +59,8 @@ class ChallengeSerializer(RequestBody):
         required=False,
         default=dict,
         help_text='Options changed from the preset, e.g. {"lenient_turn": true, '
-        '"reserve_size": 12} (GET /api/v1/rules/)',
+        '"reserve_size": 12} (GET /api/v1/rules/); options the preset\'s game cannot be '
+        "played with are refused: 400 RULES_CLASH, the message naming them",
     )
     stop_mode = serializers.ChoiceField(
         choices=StopMode.values,

@@ -85,9 +85,16 @@ def determinize(position: Position, seat: int, rng: random.Random) -> Position:
     for pile, hidden in _hidden_piles(copy, seat):
         pile[:hidden] = cards[at : at + hidden]
         at += hidden
-    if copy.reshuffle_key is not None:  # V13: the order of future hands is secret too
-        copy.reshuffle_key = f"{rng.getrandbits(64):016x}"
+    if copy.rules.shuffle_waste:  # V13: the order of future hands is secret too
+        _new_key(copy, rng)
     return copy
+
+
+def _new_key(position: Position, rng: random.Random) -> None:
+    """V13: key ``position``'s reshuffles from ``rng``. Also where the table has no key
+    yet (a hand-made one), which would otherwise draw it from the operating system at
+    the first reshuffle: what a bot plays depends on its view and ``rng`` only."""
+    position.reshuffle_key = f"{rng.getrandbits(64):016x}"
 
 
 # ---------------------------------------------------------------- the medium policy
@@ -270,6 +277,8 @@ def _same_move(position: Position, move: Move) -> Move:
 def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[Move]:
     """A whole turn for ``seat``: the bot's moves until its turn ends (on a copy)."""
     copy = position.copy()
+    if copy.rules.shuffle_waste and copy.reshuffle_key is None:
+        _new_key(copy, rng)  # a keyless table: the bot's own guess at its new hands
     moves: list[Move] = []
     work = Work()
     while not copy.is_over and copy.to_move == seat and len(moves) < TURN_MOVES:

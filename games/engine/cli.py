@@ -11,7 +11,7 @@ from .deal import deal
 from .document import dumps, loads
 from .errors import BadPosition, IllegalMove
 from .position import Position
-from .rules import get_rules
+from .rules import Rules, get_rules, rules_from_document
 from .selfplay import selfplay
 
 
@@ -19,12 +19,23 @@ def _read_position() -> Position:
     return loads(sys.stdin.read())
 
 
+def _rules(text: str) -> Rules:
+    """``--rules``: a preset name, or a position document's ``rules`` object as JSON."""
+    if not text.lstrip().startswith("{"):
+        return get_rules(text)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise BadPosition("--rules must be a preset name or a JSON object") from None
+    return rules_from_document(value)
+
+
 def _print_error(code: str, message: str, **extra: object) -> None:
     print(json.dumps({"error": code, **extra, "message": message}, ensure_ascii=False))
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    rules = get_rules(args.rules)
+    rules = _rules(args.rules)
     starter = None
     if args.starter is not None:
         if args.starter not in rules.seat_names:
@@ -56,9 +67,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    summary = selfplay(args.games, args.seed, get_rules(args.rules))
+    summary = selfplay(args.games, args.seed, _rules(args.rules))
     print(json.dumps(summary.as_dict(), indent=2))
     return 0
+
+
+RULES_HELP = (
+    "rules: a preset (default: pagat), or options on one as JSON, e.g. "
+    '\'{"preset": "pagat", "lenient_turn": true}\''
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("deal", help="print the starting position of a new game")
     p.add_argument("--seed", required=True, help="the deal seed (an integer)")
-    p.add_argument("--rules", default="pagat", help="rules preset (default: pagat)")
+    p.add_argument("--rules", default="pagat", help=RULES_HELP)
     p.add_argument(
         "--starter", help="the seat that starts (A or B), e.g. a later game of a match (V3)"
     )
@@ -81,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("selfplay", help="play random games and print a summary")
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--rules", default="pagat")
+    p.add_argument("--rules", default="pagat", help=RULES_HELP)
     p.set_defaults(func=cmd_selfplay)
     return parser
 

@@ -89,6 +89,23 @@ class BadPosition(RulesError):
     code = "BAD_POSITION"
 
 
+class RulesClash(BadPosition):
+    """Rules asking for options that do not combine with their preset (``rules.CLASHES``):
+    the ``preset``, the clashing ``settings`` (option -> value), the clash's ``name``
+    (a key for the words of other languages) and ``why``."""
+
+    code = "RULES_CLASH"
+
+    def __init__(
+        self, message: str, *, preset: str, settings: dict[str, object], name: str, why: str
+    ) -> None:
+        super().__init__(message)
+        self.preset = preset
+        self.settings = settings
+        self.name = name
+        self.why = why
+
+
 class WrongStop(Refusal):
     """A Stop! call that names a move holding no violation (R7.5)."""
 

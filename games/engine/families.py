@@ -119,12 +119,13 @@ FAMILIES: Final[dict[str, Family]] = {
 
 #: Each option's class and when the rules ask for it, in the order their hooks run
 #: (the first listed is asked first). The order is the rule order of docs/rules.md:
-#: the one-card rule before V8's turn-first; V4 > V5 > V12 > V7 among the compulsory
+#: the one-card rule before V8's turn-first, and that before every rule holding a turn
+#: back (S11 and the others); V4 > V5 > V12 > V7 among the compulsory
 #: moves (S8, S6, S7, S10); the turn's flags kept before a run moves as a group.
 OPTION_CLASSES: Final[tuple[tuple[Callable[[Rules], bool], type[Position]], ...]] = (
     (lambda r: r.one_card_first, OneCardFirst),  # V14
-    (lambda r: r.compulsory_after_runs, CompulsoryAfterRuns),  # V14, S11
     (lambda r: r.lenient_turn, LenientTurn),  # V8
+    (lambda r: r.compulsory_after_runs, CompulsoryAfterRuns),  # V14, S11
     (lambda r: r.house_loads_first, HouseLoadsFirst),  # V14
     (lambda r: r.group_moves, GroupMoves),  # V10
     (lambda r: r.strict_release != RELEASE_OFF, StrictRelease),  # V4, S8

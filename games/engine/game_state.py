@@ -27,6 +27,7 @@ from .record import (
     Entry,
 )
 from .rules import PRESETS, Rules
+from .shuffle import reshuffle_key
 from .stop import stop_judgement
 from .views import view
 
@@ -70,9 +71,7 @@ class GameState:
         #: A game set up on a table of its own (a position document) starts there,
         #: not at the deal: a problem to solve, a test's table.
         self.setup = setup
-        self._start: Position | None = (
-            deal(seed, self.rules, starter=starter) if setup is None else from_document(setup)
-        )
+        self._start: Position | None = self._first_position()
         self._start_seat = self._start.to_move
         self._position = self._start.copy()
         self._entries: list[Entry] = []
@@ -118,12 +117,19 @@ class GameState:
     def start(self) -> Position:
         """The deal, or the table the game was set up on (a copy)."""
         if self._start is None:
-            self._start = (
-                deal(self.seed, self.rules, starter=self.starter)
-                if self.setup is None
-                else from_document(self.setup)
-            )
+            self._start = self._first_position()
         return self._start.copy()
+
+    def _first_position(self) -> Position:
+        """The deal, or the set-up table. A table under V13 with no reshuffle key gets
+        the one a deal from the game's seed would have: the game's new hands follow
+        from its seed and record, as a dealt game's do."""
+        if self.setup is None:
+            return deal(self.seed, self.rules, starter=self.starter)
+        table = from_document(self.setup)
+        if table.rules.shuffle_waste and table.reshuffle_key is None:
+            table.reshuffle_key = reshuffle_key(self.seed)
+        return table
 
     @property
     def first_seat(self) -> int:

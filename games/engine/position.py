@@ -155,7 +155,8 @@ class Position(Referee):
         raise IllegalMove("S5", UNAVAILABLE[move.src])
 
     def _reserve_uncovered(self, seat: SeatPiles) -> None:
-        """Hook: the next reserve card has just turned up (R4.3)."""
+        """Hook: ``seat``'s reserve has a new top card: the one above it left (R4.3,
+        by the owner or, under V14, taken by the mover), or ``TR`` turned it up."""
 
     def _emptied(self, h: int) -> None:
         """Hook: house ``h`` has just lost its last face-up card: it is a space (R5.3)."""

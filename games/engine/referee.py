@@ -181,10 +181,10 @@ class Referee(Generator):
                 return None
             return IllegalMove("S4", "foundation_needs_ace", card=card_name(card), foundation=where)
         top = pile[-1]
+        if not FOUNDATION_NEXT[top & FACE_MASK]:  # (before the joker's face 0 could match)
+            return IllegalMove("S4", "foundation_complete", foundation=where)
         if FOUNDATION_NEXT[top & FACE_MASK] == card & FACE_MASK:
             return None
-        if not FOUNDATION_NEXT[top & FACE_MASK]:
-            return IllegalMove("S4", "foundation_complete", foundation=where)
         return IllegalMove(
             "S4",
             "foundation_sequence",

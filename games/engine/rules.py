@@ -12,10 +12,11 @@ each option and preset and the choices made where the sources are vague.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Final
 
-from .errors import BadPosition
+from .errors import BadPosition, RulesClash
 
 SEAT_NAMES: Final = "ABC"
 
@@ -495,6 +496,49 @@ def _check_option(key: str, value: object) -> None:
         raise BadPosition(f"rule option {key} must be one of {', '.join(str(a) for a in allowed)}")
 
 
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """Options that a family's game cannot be played with: ``options`` set as ``when``
+    says, under a preset of ``family``; ``name`` keys the reason, ``why`` words it."""
+
+    name: str
+    family: str
+    options: tuple[str, ...]
+    when: Callable[[Rules], bool]
+    why: str
+
+
+#: Which options combine: every option combines with every family and every other
+#: option, except as these say. A document, a challenge or the command line asking for
+#: one is refused with a ``RulesClash`` naming it (``rules_from_document``).
+CLASHES: Final[tuple[Clash, ...]] = (
+    Clash(
+        "no_reserve",
+        FOSTER_ONE_PACK,
+        ("reserve_size",),
+        lambda r: r.reserve_size != 0,
+        "Foster's one-pack game has no reserve; each player's 26 cards are a hand, and "
+        "its rules for loading and for filling spaces know no reserve card",
+    ),
+    Clash(
+        "runs_in_colours",
+        FOSTER_ONE_PACK,
+        ("houses_same_suit", "group_moves"),
+        lambda r: r.group_moves and not r.houses_same_suit,
+        "with houses built up or down in alternating colours a run may hold a rank "
+        "twice, so a group move such as H3-H5 would not say which cards move",
+    ),
+)
+
+
+def clash(rules: Rules) -> Clash | None:
+    """The first of ``CLASHES`` that ``rules`` fall into, or None."""
+    for found in CLASHES:
+        if rules.family == found.family and found.when(rules):
+            return found
+    return None
+
+
 def rules_from_document(value: object) -> Rules:
     """Read a document's ``rules`` field: a preset name or ``{"preset": ..., options}``."""
     if value is None:
@@ -514,7 +558,26 @@ def rules_from_document(value: object) -> Rules:
         raise BadPosition(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
     for key, val in options.items():
         _check_option(key, val)
-    return replace(PRESETS[name], **options)
+    rules = replace(PRESETS[name], **options)
+    found = clash(rules)
+    if found is not None:
+        settings = {option: getattr(rules, option) for option in found.options}
+        raise RulesClash(
+            f"the {name} rules do not combine with {options_text(settings)}: {found.why}",
+            preset=name,
+            settings=settings,
+            name=found.name,
+            why=found.why,
+        )
+    return rules
+
+
+def options_text(settings: dict[str, Any]) -> str:
+    """Options as a document writes them: ``houses_same_suit false and group_moves true``."""
+    return " and ".join(
+        f"{key} {str(value).lower() if isinstance(value, bool) else value}"
+        for key, value in settings.items()
+    )
 
 
 def get_rules(name: str) -> Rules:

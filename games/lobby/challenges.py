@@ -39,11 +39,12 @@ from accounts.conduct import (
     refuses_invitations,
 )
 from games.clocks import TimeControl
-from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition
+from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition, RulesClash
 from games.engine.rules import rules_from_document
 from games.feed import events
 from games.lobby import ratings
 from games.lobby.matches import start_match
+from games.lobby.rules_catalog import clash_message
 from games.models import Challenge, ChallengeSeat, Seat, StopMode
 from games.notify.notifications import notify
 from games.play.dealing import announce, start_game
@@ -243,6 +244,8 @@ def check_rule_options(preset: str, options: dict[str, Any]) -> dict[str, Any]:
         )
     try:
         chosen = rules_from_document({"preset": preset, **options})
+    except RulesClash as clash:
+        raise ServiceError(400, "RULES_CLASH", clash_message(clash)) from None
     except BadPosition as exc:
         raise ServiceError(400, "BAD_REQUEST", exc.message) from None
     document = chosen.to_document()

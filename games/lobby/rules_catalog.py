@@ -7,9 +7,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
-from games.engine import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS
+from games.engine import OPTION_DESCRIPTIONS, OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RulesClash
+from games.engine.rules import options_text
 from games.words.engine_messages import rule_words
 
 # The descriptions are the engine's (which knows nothing of Django), in plain words and
@@ -73,6 +74,30 @@ OPTION_LABELS: dict[str, Promise] = {
     "compulsory_after_runs": pgettext_lazy("rule option", "Compulsory after runs"),
     "stalemate_scores_nothing": pgettext_lazy("rule option", "Stalemate scores nothing"),
 }
+
+#: Why options do not combine with a preset (``rules.CLASHES``, by name), in the words
+#: the pages and the API show.
+CLASH_REASONS: dict[str, Promise] = {
+    "no_reserve": gettext_lazy(
+        "Foster's one-pack game has no reserve; each player's 26 cards are a hand, and its "
+        "rules for loading and for filling spaces know no reserve card"
+    ),
+    "runs_in_colours": gettext_lazy(
+        "with houses built up or down in alternating colours a run may hold a rank twice, "
+        "so a group move such as H3-H5 would not say which cards move"
+    ),
+}
+
+
+def clash_message(clash: RulesClash) -> str:
+    """Why the options asked for do not combine with the preset, in the active language,
+    naming the preset and the options as the API takes them."""
+    why = CLASH_REASONS.get(clash.name)
+    return gettext("the %(rules)s rules do not combine with %(options)s: %(why)s") % {
+        "rules": clash.preset,
+        "options": options_text(clash.settings),
+        "why": clash.why if why is None else str(why),
+    }
 
 
 @dataclass(frozen=True)

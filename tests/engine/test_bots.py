@@ -4,12 +4,13 @@ legal moves, and each level does what it says."""
 from __future__ import annotations
 
 import random
+import secrets
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import PRESETS, deal, view
+from games.engine import PRESETS, deal, from_document, view
 from games.engine.bots import (
     EASY,
     LEVELS,
@@ -23,7 +24,10 @@ from games.engine.bots import (
     turn,
     unseen,
 )
+from games.engine.moves import TURN_MOVE
 from games.engine.position import Position
+from tests.engine.builders import document
+from tests.engine.rules_support import houses
 
 from .test_properties import RandomGame, random_games, sampled
 
@@ -130,3 +134,35 @@ def test_a_stalemate_is_accepted_when_the_count_does_not_lose() -> None:
 def test_an_unknown_level_is_refused() -> None:
     with pytest.raises(ValueError, match="no bot level"):
         choose("grandmaster", deal(1), 0, random.Random(1))
+
+
+def keyless_shuffled_waste_table() -> dict[str, object]:
+    """V13 with no reshuffle key (a hand-made table): A's hand is used up, so its next
+    ``T`` shuffles the waste into a new hand; its reserve 9C may go on the 10D first."""
+    return document(
+        rules={"preset": "pagat", "shuffle_waste": True},
+        H=houses(H3="TD"),
+        A={"reserve": "3S 9C", "waste": "AS 2H 3D 4C 5S 6H 7D 8C 9S TH JD QC QS AH 2D 3C"},
+        B={"reserve": "6H", "hand": "4C 5D"},
+    )
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_V13_a_keyless_shuffled_waste_never_reaches_the_operating_system(
+    level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """V13: a bot's decisions are a function of its view and its generator, even on a
+    table whose reshuffle key is missing: its play-outs and the turn it plays out shuffle
+    from the generator, never from ``secrets``."""
+    table = from_document(keyless_shuffled_waste_table())
+    assert table.reshuffle_key is None
+    monkeypatch.setattr(secrets, "token_hex", _no_secrets)
+    first = turn(level, table, 0, random.Random(11))
+    assert first[0] == table.parse("R-H3") or TURN_MOVE in first
+    assert turn(level, table, 0, random.Random(11)) == first
+    assert choose(level, table, 0, random.Random(11)) == choose(level, table, 0, random.Random(11))
+    assert table.reshuffle_key is None  # the table itself is left as it was
+
+
+def _no_secrets(nbytes: int | None = None) -> str:
+    raise AssertionError("a bot drew from the operating system")

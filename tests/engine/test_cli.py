@@ -14,7 +14,16 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalMove, Position, deal, dumps, from_document, replay, to_document
+from games.engine import (
+    PRESETS,
+    IllegalMove,
+    Position,
+    deal,
+    dumps,
+    from_document,
+    replay,
+    to_document,
+)
 from games.engine.selfplay import selfplay
 from tests.engine.builders import document
 
@@ -108,6 +117,29 @@ def test_deal_with_an_unknown_preset_is_a_clear_error() -> None:
     error = json.loads(result.stdout)
     assert error["error"] == "BAD_POSITION"
     assert "no-such-rules" in error["message"]
+
+
+def test_deal_takes_options_on_a_preset_as_json() -> None:
+    doc = json.loads(
+        ok("deal", "--seed", "1", "--rules", '{"preset": "pagat", "lenient_turn": true}')
+    )
+    assert doc["rules"] == {"preset": "pagat", "lenient_turn": True}
+    result = run("deal", "--seed", "1", "--rules", '{"preset": "pagat"')
+    assert result.returncode == 2 and json.loads(result.stdout)["error"] == "BAD_POSITION"
+
+
+def test_options_that_do_not_combine_are_a_clear_error() -> None:
+    """``rules.CLASHES``: options the preset's game cannot be played with are refused by
+    every command, on ``--rules`` and in a document alike, naming the clash."""
+    rules = {"preset": "foster-one-pack", "reserve_size": 12}
+    deal_it = run("deal", "--seed", "1", "--rules", json.dumps(rules))
+    doc = to_document(deal(1, PRESETS["foster-one-pack"]))
+    legal = run("legal", stdin=json.dumps({**doc, "rules": rules}))
+    for result in (deal_it, legal):
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        error = json.loads(result.stdout)
+        assert error["error"] == "RULES_CLASH"
+        assert "foster-one-pack rules do not combine with reserve_size 12" in error["message"]
 
 
 def test_deal_without_a_seed_is_a_usage_error() -> None:

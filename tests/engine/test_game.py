@@ -44,8 +44,11 @@ from games.engine import (
     to_document,
 )
 from games.engine.moves import DISCARD, TURN_MOVE
+from games.engine.rules import rules_from_document
+from games.engine.shuffle import reshuffle_key
+from tests.engine.builders import document
 from tests.engine.random_records import Plan, opening, plans, play_random
-from tests.engine.rules_support import assert_plain
+from tests.engine.rules_support import QUIET, assert_plain
 from tests.engine.test_properties import rules_strategy
 
 EVERY_PRESET = [PRESETS[name] for name in sorted(PRESETS)]
@@ -111,6 +114,25 @@ def test_it_keeps_the_position_a_replay_gives_under_every_preset(
         assert entry == game.entries[index]
         if index in checks:
             assert position == game.position_at(index + 1)
+
+
+def test_V13_a_game_set_up_on_a_keyless_table_keys_its_reshuffles_from_its_seed() -> None:
+    """V13: a table with no reshuffle key (a hand-made document) set up as a game takes
+    the key a deal from the game's seed would have (never one drawn from the operating
+    system), so the game replays from its record and every copy of it agrees on the
+    new hands."""
+    table = document(
+        rules={"preset": "pagat", "shuffle_waste": True},
+        H=QUIET,
+        A={"reserve": "9C", "waste": "AS 2H 3D 4C 5S 6H 7D 8C 9S TH JD QC QS AH 2D 3C"},
+        B={"reserve": "6H", "hand": "4C 5D"},
+    )
+    rules = rules_from_document(table["rules"])
+    game = Game(31, rules, setup=table)
+    assert game.position.reshuffle_key == reshuffle_key(31)
+    game.play(0, [TURN_MOVE])  # the waste becomes the hand, shuffled
+    same_game(game, Game.from_record(game.record))
+    assert Game(31, rules, setup=table).start() == game.start()
 
 
 @pytest.mark.parametrize("rules", EVERY_PRESET, ids=lambda r: r.preset)

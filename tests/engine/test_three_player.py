@@ -123,6 +123,52 @@ def test_G3_a_joker_under_the_reserve_top_is_set_aside_when_it_shows() -> None:
     assert [card_name(c) for c in pos.set_aside] == ["JK"]
 
 
+def test_G3_with_V14_a_joker_turned_up_from_the_stock_is_set_aside() -> None:
+    """G3 with Foster's face-down stock (V14): ``TR`` shows the joker, so it is put
+    aside at once and the next stock card may be turned; no foundation, not even a
+    complete one, ever takes it."""
+    spades = " ".join(f"{rank}S" for rank in "A23456789TJQK")
+    doc = {
+        "rules": {"preset": "three-player", "stock_face_down": True},
+        "to_move": "A",
+        "foundations": [spades.split(), *[[] for _ in range(7)]],
+        "houses": [["KH"], *[[] for _ in range(8)]],
+        "A": _seat({"reserve": "5D JK", "hand": "9C"}),
+        "B": _seat({"reserve": "3C"}),
+        "C": _seat({"reserve": "4C"}),
+    }
+    pos = from_document(doc)
+    pos.play("TR")
+    assert [card_name(c) for c in pos.set_aside] == ["JK"]
+    assert pos.mover.reserve == [] and "TR" in legal(pos)
+    assert "R-F1" not in legal(pos)
+    pos.play("TR")
+    assert [card_name(c) for c in pos.mover.reserve] == ["5D"]
+
+    last = from_document({**doc, "A": _seat({"reserve": "JK"})})
+    last.play("TR")  # the joker was the seat's last card (R8.1)
+    assert last.status == "won" and last.winner == 0
+
+
+def test_G3_with_V14_a_joker_uncovered_by_taking_the_next_seats_reserve_card() -> None:
+    """G3 with V14's ``take_from_opponent``: taking the top of the next seat's reserve
+    shows the card under it; a joker there is put aside, as when its owner plays."""
+    pos = from_document(
+        {
+            "rules": {"preset": "three-player", "take_from_opponent": True},
+            "to_move": "A",
+            "foundations": [[] for _ in range(8)],
+            "houses": [["8S"], ["KH"], *[[] for _ in range(7)]],
+            "A": _seat({"reserve": "2C", "hand": "9C"}),
+            "B": _seat({"reserve": "5D JK 7D"}),
+            "C": _seat({"reserve": "4C"}),
+        }
+    )
+    pos.play("OR-H1")
+    assert [card_name(c) for c in pos.seats[1].reserve] == ["5D"]
+    assert [card_name(c) for c in pos.set_aside] == ["JK"]
+
+
 def test_G3_R8_1_a_joker_as_the_last_card_ends_the_game() -> None:
     pos = three(
         H={1: "KH"},

@@ -25,6 +25,7 @@ from games.engine import (
     IllegalMove,
     Position,
     Rules,
+    RulesClash,
     WrongStop,
     alternating_starter,
     call_stop,
@@ -42,6 +43,7 @@ from games.engine.rules import (
     OPTION_DESCRIPTIONS,
     PRESET_DESCRIPTIONS,
     STARTERS,
+    clash,
     rules_from_document,
 )
 from games.engine.selfplay import play_random_game, selfplay
@@ -1436,6 +1438,41 @@ def test_G4_foster_one_pack_a_whole_suit_is_closed() -> None:
     assert "H5-H6" in legal(foster_position(houses, A={"hand": "3D TH"}, B={"hand": "2C"}))
 
 
+def test_G4_foster_one_pack_in_alternating_colours_has_no_closed_house() -> None:
+    """G4 with V11 off (houses in alternating colours, up or down; V10 off, see the
+    clash below): thirteen cards in a house are no whole suit, so its top card moves
+    like any other; the move the referee accepts is listed."""
+    pile = "KS QH JC TD 9S 8H 7C 6D 5S 4H 3C 2D AS"
+    houses = {1: "JH", 2: "9D", 3: "5C", 4: "7S", 5: pile, 6: "", 7: "2H", 8: "TC"}
+    rules = {"preset": "foster-one-pack", "houses_same_suit": False, "group_moves": False}
+    pos = foster_position(houses, rules=rules, A={"hand": "3D TH"}, B={"hand": "2C"})
+    assert "H5-H7" in legal(pos) and pos.refusal(pos.parse("H5-H7")) is None
+    pos.play("H5-H7")
+    assert to_document(pos)["houses"][6] == ["2H", "AS"]
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"reserve_size": 12}, "reserve_size 12"),
+        ({"houses_same_suit": False}, "houses_same_suit false and group_moves true"),
+    ],
+)
+def test_G4_foster_one_pack_refuses_the_options_it_does_not_combine_with(
+    options: dict[str, Any], named: str
+) -> None:
+    """``rules.CLASHES``: G4 has no reserve (V2 would give it one), and its runs built
+    up or down in alternating colours could repeat a rank, so that a group move (V10)
+    would be ambiguous. Documents asking for either are refused, naming the clash."""
+    rules = {"preset": "foster-one-pack", **options}
+    with pytest.raises(RulesClash, match=f"the foster-one-pack rules do not combine with {named}"):
+        rules_from_document(rules)
+    with pytest.raises(BadPosition, match=named):
+        foster_position(QUIET_ONE, rules=rules)
+    assert clash(replace(FOSTER_ONE, **options)) is not None
+    assert clash(FOSTER_ONE) is None
+
+
 def test_G4_foster_one_pack_runs_move_as_a_group() -> None:
     """p.71: the 6 and 5 of hearts go on the 7; p.73: the 5, 4 and 3 of clubs on the 6."""
     houses = {1: "6H 5H", 2: "8H 7H", 3: "5C 4C 3C", 4: "6C", 5: "KS", 6: "JS", 7: "9S", 8: "7S"}
@@ -1533,6 +1570,10 @@ def test_documents_round_trip_with_each_option(option: str) -> None:
             off: dict[str, Any] = {option: False}
             changed = replace(preset, **off)
             assert changed.to_document() == {"preset": name, option: False}
+            if clash(changed) is not None:  # rules.CLASHES: G4 in colours with its runs
+                with pytest.raises(RulesClash):
+                    rules_from_document(changed.to_document())
+                continue
             assert rules_from_document(changed.to_document()) == changed
 
 

@@ -485,6 +485,18 @@ def test_V14_compulsory_after_runs_the_stock_card_after_two() -> None:
     assert "T" in legal(runs_position(1, reserve="7H"))
 
 
+def test_V14_compulsory_after_runs_gives_way_to_the_lenient_turn_V8() -> None:
+    """V8 with S11: turning first thing in the turn breaks no compulsion, Foster's late
+    play included, so ``legal_moves`` lists the ``T`` that ``refusal`` accepts; the
+    stock card must still be played before the turned card is discarded."""
+    on = runs_position(3, rules_doc(lenient_turn=True, compulsory_after_runs=True), reserve="7H")
+    assert legal(on) == ["R-H3", "T"]
+    assert on.refusal(on.parse("T")) is None
+    on.play("T")
+    assert legal(on) == ["R-H3"]
+    refuse(on, "C-W", "S11")
+
+
 def test_V14_compulsory_after_runs_stop_plays_the_card() -> None:
     """S11 is a priority violation: classic play accepts it, and Stop! undoes the move,
     plays the card where the caller says (R7.2) and passes the turn."""

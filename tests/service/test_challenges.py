@@ -12,6 +12,7 @@ from django.core import mail
 from django.core.mail import EmailMultiAlternatives
 from django.db import connection
 from django.test import Client
+from django.utils import translation
 
 from games.lobby.challenges import accept_challenge, create_challenge
 from games.models import Challenge, Game
@@ -93,6 +94,30 @@ def test_a_bad_challenge_is_refused(alice: User, bob: User, body: dict[str, Any]
     response = post(alice, "challenges/", body)
     assert 400 <= response.status_code < 500 and response.json()["message"]
     assert not Challenge.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"reserve_size": 12}, "reserve_size 12"),
+        ({"houses_same_suit": False}, "houses_same_suit false and group_moves true"),
+    ],
+)
+def test_options_that_do_not_combine_with_the_preset_are_a_clear_400(
+    alice: User, bob: User, options: dict[str, Any], named: str
+) -> None:
+    """``rules.CLASHES``: a challenge asking for options its preset's game cannot be
+    played with is refused, the message naming the preset and the options."""
+    body = {"opponent": "bob", "rules": "foster-one-pack", "options": options}
+    response = post(alice, "challenges/", body)
+    assert response.status_code == 400
+    assert response.json()["error"] == "RULES_CLASH"
+    assert f"the foster-one-pack rules do not combine with {named}: " in response.json()["message"]
+    assert not Challenge.objects.exists()
+    with translation.override("fr"), pytest.raises(ServiceError) as refused:
+        create_challenge(alice, opponent="bob", rules="foster-one-pack", rule_options=options)
+    assert named in refused.value.message and "foster-one-pack" in refused.value.message
+    assert "do not combine" not in refused.value.message  # said in French
 
 
 def test_an_email_invitation_signs_the_invitee_up_and_lands_them_in_the_game(

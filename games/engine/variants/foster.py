@@ -88,6 +88,9 @@ class Stock(Position):
 
     def _turn_stock(self, seat: SeatPiles) -> None:
         seat.reserve.append(seat.reserve_down.pop())
+        self._reserve_uncovered(seat)
+        if not seat.has_cards:  # the card turned up left the game (G3's joker): R8.1
+            self._finish_won(self.to_move, BY_CARDS)
 
 
 class TakeFromOpponent(Position):
@@ -142,7 +145,11 @@ class TakeFromOpponent(Position):
         if move.src not in (OPP_WASTE, OPP_RESERVE):
             return super()._take_card(move, seat)
         opp = self.seats[(self.to_move + 1) % len(self.seats)]
-        return (opp.reserve if move.src == OPP_RESERVE else opp.waste).pop()
+        if move.src == OPP_WASTE:
+            return opp.waste.pop()
+        card = opp.reserve.pop()
+        self._reserve_uncovered(opp)
+        return card
 
     def _apply_card(self, move: Move) -> None:
         super()._apply_card(move)

@@ -21,8 +21,10 @@ class FosterOnePackPosition(Position):
     __slots__ = ()
 
     def _is_closed(self, h: int) -> bool:
-        """House ``h`` holds a whole suit (13 cards built in suit): nothing leaves it."""
-        return len(self.houses[h]) >= WHOLE_SUIT
+        """House ``h`` holds a whole suit (13 cards built in suit): nothing leaves it.
+        Built in alternating colours instead (``houses_same_suit`` off), a house never
+        holds a suit, and its top card moves as any other house's."""
+        return self.rules.houses_same_suit and len(self.houses[h]) >= WHOLE_SUIT
 
     def _house_loads_now(self) -> bool:
         return False  # only the turned card and the own waste top load

@@ -34,8 +34,13 @@ class LenientTurn(Position):
             forced.append(TURN_MOVE)
         return forced
 
-    def _may_turn(self, seat: SeatPiles, spaces: list[int]) -> bool:
-        return self.turn_moves == 0 or super()._may_turn(seat, spaces)
+    def _turn_actions(self, seat: SeatPiles, spaces: list[int], moves: list[Move]) -> list[Move]:
+        # Whatever the other rules hold back (P3, V6, V14's stock and late play: S11),
+        # the first action may be T; this class runs before theirs (``OPTION_CLASSES``).
+        actions = super()._turn_actions(seat, spaces, moves)
+        if self._lenient_turn_open() and TURN_MOVE not in actions:
+            actions.append(TURN_MOVE)
+        return actions
 
     def _turning_refusal(self, move: Move, action: str) -> IllegalMove | None:
         if move.kind == TURN and self.turn_moves == 0:
