@@ -15,7 +15,12 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 run: install
 	$(BIN)/python -m config.run
 
-.PHONY: run test lint typecheck pytest bench install browser gettext messages clean lock
+# Bytecode is written (in __pycache__, ignored by git) even where the environment says
+# not to: the many processes the suite starts (test workers, web servers, commands)
+# then compile the project and rewrite the test modules once, not each.
+unexport PYTHONDONTWRITEBYTECODE
+
+.PHONY: run test lint typecheck pytest selfplay bench install browser gettext messages clean lock
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 ## What the system lacks is checked first: installed when it can be, else named at once.
@@ -46,6 +51,12 @@ typecheck: install
 
 pytest: install browser gettext
 	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+
+## make selfplay: the long run the default suite samples: 10,000 random self-play games
+## all end as the rules say (tests/engine/test_selfplay_all_end.py, marker long; ~6 min
+## of processor time).
+selfplay: install
+	$(BIN)/pytest -n auto -m long $(PYTEST_ARGS)
 
 # Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
 browser:
