@@ -49,14 +49,16 @@ lint: install
 typecheck: install
 	$(BIN)/mypy games accounts mailplay webhooks config lib tests bench examples manage.py
 
+# worksteal: a process that runs out of tests takes some of the other's, so a few long
+# files (browser, processes) do not leave one core idle at the end.
 pytest: install browser gettext
-	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 ## make selfplay: the long run the default suite samples: 10,000 random self-play games
 ## all end as the rules say (tests/engine/test_selfplay_all_end.py, marker long; ~6 min
 ## of processor time).
 selfplay: install
-	$(BIN)/pytest -n auto -m long $(PYTEST_ARGS)
+	$(BIN)/pytest -n auto --dist worksteal -m long $(PYTEST_ARGS)
 
 # Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
 browser:
