@@ -55,7 +55,7 @@ pytest: install browser gettext
 	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 ## make selfplay: the long runs the default suite samples (marker long): 10,000 random
-## self-play games, and 200 of each preset, all end as the rules say (~7 min of CPU).
+## self-play games, and 200 of each preset, all end as the rules say.
 selfplay: install
 	$(BIN)/pytest -n auto --dist worksteal -m long $(PYTEST_ARGS)
 
