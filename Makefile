@@ -15,7 +15,12 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 run: install
 	$(BIN)/python -m config.run
 
-.PHONY: run test lint typecheck pytest bench install browser gettext messages clean lock
+# Bytecode is written (in __pycache__, ignored by git) even where the environment says
+# not to: the many processes the suite starts (test workers, web servers, commands)
+# then compile the project and rewrite the test modules once, not each.
+unexport PYTHONDONTWRITEBYTECODE
+
+.PHONY: run test lint typecheck pytest selfplay bench install browser gettext messages clean lock
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 ## What the system lacks is checked first: installed when it can be, else named at once.
@@ -44,8 +49,15 @@ lint: install
 typecheck: install
 	$(BIN)/mypy games accounts mailplay webhooks config lib tests bench examples manage.py
 
+# worksteal: a process that runs out of tests takes some of the other's, so a few long
+# files (browser, processes) do not leave one core idle at the end.
 pytest: install browser gettext
-	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)
+
+## make selfplay: the long runs the default suite samples (marker long): 10,000 random
+## self-play games, and 200 of each preset, all end as the rules say.
+selfplay: install
+	$(BIN)/pytest -n auto --dist worksteal -m long $(PYTEST_ARGS)
 
 # Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
 browser:

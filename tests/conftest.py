@@ -1,15 +1,46 @@
 """What every test shares: a cache that holds nothing from an earlier test, English, and
-every event written checked against its kind's schema."""
+every event written checked against its kind's schema. Also the ``postgres`` marker,
+given at collection to the tests the second pass of .ci/run repeats on PostgreSQL."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.utils import translation
+
+BROWSER_TESTS = Path(__file__).resolve().parent / "browser"
+#: The fixtures that give a test the database (pytest-django's, and live_server's).
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m selects by it
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``postgres``: what depends on the database (and the cache and broker, which the
+    same settings switch to Redis) runs again on PostgreSQL and Redis in .ci/run's second
+    pass; the engine, the documents and the checks of files run once. The browser tests
+    drive the same pages the service tests call: only those marked by hand run again."""
+    for item in items:
+        if uses_the_database(item) and not item.path.is_relative_to(BROWSER_TESTS):
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(autouse=True)

@@ -1,11 +1,15 @@
 """The game page served as in production (uvicorn, ASGI) follows the player's event
-stream: the opponent's turn appears at once, not at the next 20-second poll."""
+stream: the opponent's turn appears at once, not at the next 20-second poll.
+
+The browser suite's smoke test on PostgreSQL and Redis (marker ``postgres``): a page,
+a web process and the stream between them, through Redis when the suite has it."""
 
 from __future__ import annotations
 
 import json
 import urllib.request
 
+import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, expect
 
@@ -15,6 +19,8 @@ from tests.service.conftest import mover_and_other, whole_turn
 from tests.service.web import web_server
 
 from .conftest import Console, sign_in
+
+pytestmark = [pytest.mark.postgres, pytest.mark.process]
 
 
 def test_the_opponents_turn_appears_as_soon_as_it_is_played(

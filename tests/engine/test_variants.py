@@ -1491,7 +1491,15 @@ SELFPLAY_GAMES = 200
 SELFPLAY_CHUNKS = 4
 
 
-@pytest.mark.parametrize("chunk", range(SELFPLAY_CHUNKS))
+# The default suite plays the first chunk of each preset (50 games, seeds 0-49);
+# make selfplay (marker long) the other three too.
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        chunk if chunk == 0 else pytest.param(chunk, marks=pytest.mark.long)
+        for chunk in range(SELFPLAY_CHUNKS)
+    ],
+)
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_deals_and_its_random_games_end(preset: str, chunk: int) -> None:
     """Uniform random self-play (selfplay.py) ends every game under every preset, the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,38 +18,45 @@ from games.engine import BY_CARDS, BY_STALEMATE, BY_TURN_LIMIT
 from games.lobby.challenges import create_challenge
 from games.models import Game
 
-from .web import web_server
+from .web import Web, web_server
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "bot.py"
 
+pytestmark = [pytest.mark.process, pytest.mark.django_db(transaction=True)]
 
-@pytest.mark.django_db(transaction=True)
-def test_the_example_bot_plays_a_whole_game(alice: User) -> None:
+
+@pytest.fixture(scope="module")
+def web(django_db_setup: None) -> Iterator[Web]:
+    """One web process for both tests (each empties the test database as it ends)."""
+    with web_server() as server:
+        yield server
+
+
+def test_the_example_bot_plays_a_whole_game(web: Web, alice: User) -> None:
     bot_player("easy")
     _, key = create_token(alice, "bot")
-    with web_server() as web:
-        # The bot accepts the challenge it gets, then plays until the game has ended.
-        run = subprocess.Popen(
-            [
-                sys.executable,
-                str(BOT),
-                "--server",
-                web.url,
-                "--token",
-                key,
-                "--accept",
-                "--games",
-                "1",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        create_challenge(bot_player("easy"), opponent="alice")
-        try:
-            out, _ = run.communicate(timeout=900)
-        finally:
-            run.kill()
+    # The bot accepts the challenge it gets, then plays until the game has ended.
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            str(BOT),
+            "--server",
+            web.url,
+            "--token",
+            key,
+            "--accept",
+            "--games",
+            "1",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    create_challenge(bot_player("easy"), opponent="alice")
+    try:
+        out, _ = run.communicate(timeout=900)
+    finally:
+        run.kill()
     assert run.returncode == 0, out[-3000:]
     game = Game.objects.get()
     # Played out by the rules: nobody resigned or ran out of time.
@@ -56,22 +64,20 @@ def test_the_example_bot_plays_a_whole_game(alice: User) -> None:
     assert f"game {game.pk} over" in out
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_example_bot_stops_once_its_token_is_revoked(alice: User) -> None:
+def test_the_example_bot_stops_once_its_token_is_revoked(web: Web, alice: User) -> None:
     token, key = create_token(alice, "bot")
-    with web_server() as web:
-        run = subprocess.Popen(
-            [sys.executable, str(BOT), "--server", web.url, "--token", key],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        try:
-            with pytest.raises(subprocess.TimeoutExpired):
-                run.communicate(timeout=3)  # it follows its stream
-            revoke_token(alice, token.pk)
-            out, _ = run.communicate(timeout=30)
-        finally:
-            run.kill()
+    run = subprocess.Popen(
+        [sys.executable, str(BOT), "--server", web.url, "--token", key],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            run.communicate(timeout=3)  # it follows its stream
+        revoke_token(alice, token.pk)
+        out, _ = run.communicate(timeout=30)
+    finally:
+        run.kill()
     assert run.returncode == 1
     assert "the server refuses the token: invalid or revoked token" in out
