@@ -50,7 +50,10 @@ def face_up_for(position: Position, seat: int) -> Counter[str]:
 
 
 def leaks(html: str, position: Position, seat: int) -> list[str]:
-    """Every way ``html`` shows more than ``seat`` may see of ``position``; [] if none."""
+    """Every way ``html`` shows more than ``seat`` may see of ``position``; [] if none.
+    The last turn's frames are left out: each shows an earlier step (``check_pages``
+    holds them to theirs)."""
+    html = turn_frames_of(html)[0]
     problems = []
     spread_block = "".join(SPREAD.findall(html))
     spread = DATA_CARD.findall(spread_block)

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_home_page_draws_a_real_table_and_the_three_ways_to_play(client: Client) -> None:
     page = client.get("/").content.decode()
-    assert len(re.findall(r'id="pile-[HF][1-8]"', page)) == 16  # the houses, the foundations
+    assert len(re.findall(r'data-pile="[HF][1-8]"', page)) == 16  # the houses, the foundations
     assert page.count("data-card=") >= 10  # cards face up on a game under way
     assert "<button" not in page.split('class="sample-table"')[1].split("</figure>")[0]
     for way in ("On this site", "By e-mail", "From your own program"):
