@@ -84,7 +84,8 @@ class MeSerializer(RequestBody):
     )
     notifications = NotificationsSerializer(
         required=False,
-        help_text="For each event, how it is sent: immediately, daily_digest or never",
+        help_text="For each event, how it is sent: immediately (e-mail), push, "
+        "push_and_email, daily_digest or never",
     )
     play_by_mail = fields.BooleanField(
         required=False,
@@ -96,6 +97,13 @@ class MeSerializer(RequestBody):
         help_text="A your_turn e-mail at each turn of a game against the computer (off by "
         "default: it answers within seconds). In any game, no your_turn e-mail is sent "
         "while its player has the game's page open.",
+    )
+    email_after_push_minutes = fields.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=services.MAX_EMAIL_AFTER_PUSH,
+        help_text="A your_turn set to push_and_email: minutes the e-mail waits for the game "
+        "to be opened after the push (not sent if it was); 0: both at once",
     )
     challenges_from = serializers.ChoiceField(
         choices=ChallengesFrom.values,
@@ -120,6 +128,7 @@ def _me(user: User) -> dict[str, Any]:
             "reminder_hours": profile.reminder_hours,
             "play_by_mail": profile.play_by_mail,
             "computer_turn_emails": profile.computer_turn_emails,
+            "email_after_push_minutes": profile.email_after_push_minutes,
             "challenges_from": profile.challenges_from,
             "vacation_until": profile.vacation_until,
             "vacation_days_left": vacation_days_left(profile, timezone.now()),

@@ -30,6 +30,8 @@ EVENT_LABELS = {
 }
 MODE_CHOICES = [
     ("immediately", gettext_lazy("E-mail at once")),
+    ("push", gettext_lazy("Push notification")),
+    ("push_and_email", gettext_lazy("Push and e-mail")),
     ("daily_digest", gettext_lazy("In the daily digest")),
     ("never", gettext_lazy("Never")),
 ]
@@ -83,6 +85,19 @@ class ProfileForm(forms.Form):
     )
 
     #: Not sent (a form from an older page): the setting stays as it is.
+    email_after_push_minutes = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=24 * 60,
+        label=gettext_lazy(
+            "After a “your turn” push, e-mail me if I have not opened the game within (minutes)"
+        ),
+        help_text=gettext_lazy(
+            "For “It is my turn” set to push and e-mail. 0: the e-mail goes with the push."
+        ),
+    )
+
+    #: Not sent (a form from an older page): the setting stays as it is.
     challenges_from = forms.ChoiceField(
         choices=ChallengesFrom.choices,
         required=False,
@@ -129,6 +144,11 @@ class ProfileForm(forms.Form):
             "play_by_mail": data["play_by_mail"],
             "computer_turn_emails": data["computer_turn_emails"],
             **({"challenges_from": data["challenges_from"]} if data["challenges_from"] else {}),
+            **(
+                {"email_after_push_minutes": data["email_after_push_minutes"]}
+                if data["email_after_push_minutes"] is not None
+                else {}
+            ),
         }
 
 

@@ -42,7 +42,7 @@ class Profile(models.Model):
     )
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
-    #: Event name -> "immediately" | "daily_digest" | "never".
+    #: Event name -> a mode of ``notices.NOTIFICATION_MODES``.
     notifications = models.JSONField(_("notifications"), default=default_notifications)
     #: Hours before a deadline at which to be reminded (default 24 h and 2 h).
     reminder_hours = models.JSONField(_("reminder hours"), default=default_reminders)
@@ -61,6 +61,11 @@ class Profile(models.Model):
     #: within seconds: off unless asked for (docs/notifications.md).
     computer_turn_emails = models.BooleanField(
         _("e-mail each turn against the computer"), default=False
+    )
+    #: "Your turn" by push and e-mail: the e-mail waits this long for the game to be
+    #: opened, and is not sent if it was (0: both at once; docs/notifications.md).
+    email_after_push_minutes = models.PositiveSmallIntegerField(
+        _("minutes before an e-mail follows a push"), default=30
     )
     #: When e-mails to ``bounced_address`` came back for good (a bounce), and why. The
     #: outbox sends nothing more to that address until the player says it works again

@@ -1,6 +1,7 @@
-"""The kinds of notice a player sets a preference for (at once, in a daily digest, or
-never), which accounts stores on the profile and knows nothing else of: the app that
-sends the notices declares its kinds, with their names, when it is ready
+"""The kinds of notice a player sets a preference for (by e-mail at once, by push, by
+push and e-mail, in a daily digest, or never), which accounts stores on the profile
+and knows nothing else of: the app that sends the notices declares its kinds, with
+their names, when it is ready
 (``declare``; ``games.apps`` declares the games' e-mails)."""
 
 from __future__ import annotations
@@ -9,8 +10,13 @@ from collections.abc import Mapping
 
 from django.utils.functional import Promise
 
-#: How a player may be told of a kind of notice.
-NOTIFICATION_MODES = ("immediately", "daily_digest", "never")
+#: How a player may be told of a kind of notice: "immediately" is an e-mail at once;
+#: "push" a push notification to each of their devices (an e-mail when they have none);
+#: "push_and_email" both, a "your turn" e-mail waiting ``Profile.email_after_push_minutes``
+#: for the game to be opened first (docs/notifications.md).
+NOTIFICATION_MODES = ("immediately", "push", "push_and_email", "daily_digest", "never")
+#: The modes that push.
+PUSH_MODES = ("push", "push_and_email")
 
 _kinds: dict[str, Promise | str] = {}
 

@@ -73,6 +73,11 @@ def language_of(user: User | None) -> str:
     return profile.language or profile.browser_language or str(settings.LANGUAGE_CODE)
 
 
+#: The longest wait of an e-mail after a push: a day (what ``games.play.presence``
+#: remembers of a look).
+MAX_EMAIL_AFTER_PUSH = 24 * 60
+
+
 def update_profile(user: User, changes: dict[str, Any]) -> Profile:
     """Change display name, time zone, notification preferences or who may challenge
     the player; refuses unknown values."""
@@ -108,6 +113,16 @@ def update_profile(user: User, changes: dict[str, Any]) -> Profile:
             profile.play_by_mail = bool(changes["play_by_mail"])
         if "computer_turn_emails" in changes:
             profile.computer_turn_emails = bool(changes["computer_turn_emails"])
+        if "email_after_push_minutes" in changes:
+            minutes = changes["email_after_push_minutes"]
+            if not isinstance(minutes, int) or not 0 <= minutes <= MAX_EMAIL_AFTER_PUSH:
+                raise ServiceError(
+                    400,
+                    "BAD_REQUEST",
+                    _("email_after_push_minutes must be from 0 to %(most)s")
+                    % {"most": MAX_EMAIL_AFTER_PUSH},
+                )
+            profile.email_after_push_minutes = minutes
         if "challenges_from" in changes:
             if changes["challenges_from"] not in ChallengesFrom.values:
                 raise ServiceError(

@@ -108,6 +108,7 @@ def profile(request: HttpRequest) -> HttpResponse:
                 "reminder_hours": ", ".join(str(hour) for hour in current.reminder_hours),
                 "play_by_mail": current.play_by_mail,
                 "computer_turn_emails": current.computer_turn_emails,
+                "email_after_push_minutes": current.email_after_push_minutes,
                 "challenges_from": current.challenges_from,
                 **{f"notify_{e}": mode for e, mode in current.notifications.items()},
             }

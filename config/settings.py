@@ -262,6 +262,32 @@ STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
 #: The Redis channel of the events (deployments sharing one Redis each need their own).
 STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL", "rbank:events")
 
+# Push notifications (docs/notifications.md): Web Push with VAPID (RFC 8292). The key pair
+# is the server's identity to the browsers' push services: VAPID_PRIVATE_KEY (PEM, or
+# the raw key in base64url), else the file VAPID_KEY_FILE, which `manage.py
+# make_vapid_keys` writes (and `make run` on first start). Never in the repository.
+# Without a key, push is off and the account page says so. VAPID_SUBJECT is the
+# contact the push services may write to (mailto: or https:).
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_KEY_FILE = Path(os.environ.get("VAPID_KEY_FILE", VAR_DIR / "vapid-private.pem"))
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:games@localhost")
+# A push has at most PUSH_MAX_ATTEMPTS attempts, waiting PUSH_RETRY_BACKOFF * 2**(n-1)
+# seconds after the n-th failure (at most PUSH_RETRY_BACKOFF_MAX); each POST waits
+# PUSH_TIMEOUT seconds at most; the push service keeps an undelivered message PUSH_TTL
+# seconds (a device switched off for the night still gets its "your turn").
+PUSH_MAX_ATTEMPTS = int(os.environ.get("PUSH_MAX_ATTEMPTS", "6"))
+PUSH_RETRY_BACKOFF = int(os.environ.get("PUSH_RETRY_BACKOFF", "60"))
+PUSH_RETRY_BACKOFF_MAX = int(os.environ.get("PUSH_RETRY_BACKOFF_MAX", "3600"))
+PUSH_TIMEOUT = float(os.environ.get("PUSH_TIMEOUT", "10"))
+PUSH_TTL = int(os.environ.get("PUSH_TTL", str(2 * 24 * 3600)))
+#: Browsers' push services are all https; the tests' own receiver is plain http.
+PUSH_REQUIRE_HTTPS = env_bool("PUSH_REQUIRE_HTTPS", not DEBUG)
+PUSH_LEASE_SECONDS = float(os.environ.get("PUSH_LEASE_SECONDS", "300"))
+if not 1 <= PUSH_MAX_ATTEMPTS <= 1000:  # PushMessage.attempts is a small integer
+    raise ImproperlyConfigured("PUSH_MAX_ATTEMPTS must be from 1 to 1000")
+if not 0 < PUSH_TIMEOUT <= 60:
+    raise ImproperlyConfigured("PUSH_TIMEOUT must be more than 0 and at most 60 seconds")
+
 # Webhooks (docs/webhooks.md): a player's events POSTed, signed, to their URLs, one at a
 # time in order. After the n-th failed attempt in a row a webhook waits
 # WEBHOOK_RETRY_BACKOFF * 2**(n-1) seconds, at most WEBHOOK_RETRY_BACKOFF_MAX; a delivery

@@ -20,6 +20,8 @@ os.environ.setdefault("BOT_PAUSE_SECONDS", "0,0")  # the computer answers at onc
 # Webhooks deliver to the tests' receivers on 127.0.0.1, over plain HTTP.
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", "1")
 os.environ.setdefault("WEBHOOK_REQUIRE_HTTPS", "0")
+# Pushes go to the tests' push service on 127.0.0.1, over plain HTTP.
+os.environ.setdefault("PUSH_REQUIRE_HTTPS", "0")
 os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "..", "var", "test"))
 
 from .settings import *  # noqa: F403

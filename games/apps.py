@@ -21,10 +21,12 @@ class GamesConfig(AppConfig):
         from games.feed.stream import credentials_changed
         from games.lobby.challenges import pending_invitation, withdraw_challenges
         from games.models import Game
+        from games.notify import channels
         from games.notify.kinds import KINDS
         from games.pages.poll import game_changed
         from games.play.services import resign_every_game
         from games.play.vacations import pause_clocks
+        from games.push import sending
         from games.subscriptions import subscribe_all
 
         # What happens in a game reaches the features that follow it (e-mails, events,
@@ -37,8 +39,10 @@ class GamesConfig(AppConfig):
         vacation_started.connect(pause_clocks, dispatch_uid="games.pause_clocks")
         account_deleting.connect(resign_every_game, dispatch_uid="games.resign_every_game")
         player_blocked.connect(withdraw_challenges, dispatch_uid="games.withdraw_challenges")
-        # The games' e-mails a player sets a preference for (on their profile).
+        # The games' e-mails a player sets a preference for (on their profile), and
+        # the push each may go by instead or as well.
         notices.declare(KINDS)
+        channels.push_with(sending.queue)
         # The sign-up page names who invites a newcomer who followed an invitation.
         find_invitations_with(pending_invitation)
         # A revoked token, a deleted or changed account, a logout: the event streams

@@ -17,13 +17,20 @@ from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from games.feed import events
-from games.models import IdempotentRequest, Notification
+from games.models import IdempotentRequest, Notification, PushMessage
 
 #: Rows deleted by one DELETE statement.
 BATCH = 1000
 
 #: The outbox statuses that are done with: nothing more is tried.
 DONE = (Notification.Status.SENT, Notification.Status.FAILED, Notification.Status.OUTDATED)
+
+PUSHES_DONE = (
+    PushMessage.Status.SENT,
+    PushMessage.Status.FAILED,
+    PushMessage.Status.OUTDATED,
+    PushMessage.Status.GONE,
+)
 
 
 def prune(now: datetime | None = None, batch: int = BATCH) -> dict[str, int]:
@@ -32,6 +39,9 @@ def prune(now: datetime | None = None, batch: int = BATCH) -> dict[str, int]:
     return {
         "notifications": delete_in_batches(
             Notification.objects.filter(status__in=DONE, created_at__lt=before), batch
+        ),
+        "pushes": delete_in_batches(
+            PushMessage.objects.filter(status__in=PUSHES_DONE, created_at__lt=before), batch
         ),
         "idempotency_keys": delete_in_batches(
             IdempotentRequest.objects.filter(created_at__lt=before), batch

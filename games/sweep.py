@@ -1,5 +1,5 @@
 """The minute sweep (Celery beat, ``games.tasks.sweep_deadlines``): idle seats forfeit,
-reminders go out, the e-mails whose next attempt is due are queued again, and the
+reminders go out, the e-mails and pushes whose next attempt is due are queued again, and the
 computer players whose cue was lost are cued again.
 
 Deadlines are stored, indexed columns (``Game.deadline``, ``Game.reminder_at``); one
@@ -18,6 +18,7 @@ from django.utils import timezone
 from games.computer.bot_wake import wake_stalled
 from games.notify.notifications import queue_due
 from games.play.sweep import SWEEP_BATCH, due_deadlines
+from games.push import sending
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:
@@ -27,4 +28,5 @@ def sweep(now: datetime | None = None) -> dict[str, int]:
         "bots_woken": wake_stalled(now, SWEEP_BATCH),
         **due_deadlines(now),
         **queue_due(now, SWEEP_BATCH),
+        **sending.queue_due(now, SWEEP_BATCH),
     }

@@ -14,6 +14,7 @@ from games import retention, sweep
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
+from games.push import sending
 from lib.outbox import dispatch
 
 
@@ -21,6 +22,12 @@ from lib.outbox import dispatch
 def send_notification(notification_id: int) -> bool:
     """One attempt at an outbox e-mail; a second delivery of the same task sends nothing."""
     return notifications.send(notification_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
+def send_push(push_id: int) -> bool:
+    """One attempt at an outbox push; a second delivery of the same task sends nothing."""
+    return sending.send(push_id)
 
 
 @shared_task(ignore_result=True)  # type: ignore[untyped-decorator]

@@ -4,10 +4,15 @@ games, players (blocking and reporting them), rules; and the calendar feed."""
 from django.urls import path
 
 import lib.converters  # noqa: F401  (registers <id:...>)
-from games.pages import calendar, lobby, players, replay, table
+from games.pages import app, calendar, lobby, players, replay, table
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service-worker"),
+    path("offline/", app.offline, name="offline"),
+    path("account/push/", app.push_subscribe, name="push-subscribe"),
+    path("account/push/remove/", app.push_remove, name="push-remove"),
     path("rules/", players.rules, name="rules"),
     path("challenges/new/", lobby.new_challenge, name="challenge-new"),
     path("computer/", lobby.play_computer, name="play-computer"),

@@ -24,6 +24,7 @@ from games.models.game import (
 )
 from games.models.lobby import Challenge, ChallengeSeat, Rating
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
+from games.models.push import PushMessage, PushSubscription
 from games.models.talk import Message
 
 __all__ = [
@@ -39,6 +40,8 @@ __all__ = [
     "MatchSeat",
     "Message",
     "Notification",
+    "PushMessage",
+    "PushSubscription",
     "Rating",
     "RulesFields",
     "Seat",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import time
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -29,11 +30,13 @@ from django.utils import timezone
 
 from accounts.bots import level_of
 from accounts.conduct import refuses_invitations
+from accounts.notices import PUSH_MODES
 from accounts.services import (
     bouncing,
     profile_of,
 )
 from games.models import Challenge, Game, Notification
+from games.notify import channels
 from games.notify.mail_play import plays_by_mail
 from games.notify.writing import TURN_KINDS, build_message, moment_of, talk_of
 from games.play import presence
@@ -59,24 +62,43 @@ def notify(
     queue: bool = True,
     **context: Any,
 ) -> Notification | None:
-    """Queue an e-mail about ``kind`` (see games.notify.kinds). In a
-    game its player plays by mail, "your turn" is the game itself: sent at once,
-    whatever the preference for notices. Against the computer, which answers within
-    seconds, "your turn" is sent only to a player who asks for it
-    (``Profile.computer_turn_emails``; docs/notifications.md). ``queue=False``: no
-    task is queued, the caller sends the row itself once committed (``send``), or
-    else the minute sweep does."""
+    """Tell of ``kind`` (see games.notify.kinds) as the player's preference for it says:
+    an e-mail (its outbox row, returned), a push to each of their devices
+    (``channels.push``), both, a line in the daily digest, or nothing. In a game its
+    player plays by mail, "your turn" is the game itself: e-mailed at once, whatever
+    the preference for notices. Against the computer, which answers within seconds,
+    "your turn" is sent only to a player who asks for it
+    (``Profile.computer_turn_emails``; docs/notifications.md). A "push" notice to a
+    player with no device goes by e-mail; a "your turn" by push and e-mail waits
+    ``Profile.email_after_push_minutes`` for the game to be opened (``after_push``).
+    ``queue=False``: no task is queued, the caller sends the row itself once committed
+    (``send``), or else the minute sweep does."""
     profile = profile_of(user) if user else None
     mode = profile.notifications.get(kind, "immediately") if profile else "immediately"
+    by_mail = False
     if kind == "your_turn" and user is not None and game is not None:
         seat = game.seat_of(user.pk)
         if seat is not None and plays_by_mail(game, seat, profile):
-            mode = "immediately"
+            by_mail = True
+            mode = "push_and_email" if mode in PUSH_MODES else "immediately"
         elif against_computer(game) and not (profile and profile.computer_turn_emails):
             mode = "never"
+    pushed = False
+    if mode in PUSH_MODES and user is not None:
+        notice = channels.Notice(kind, user, game, challenge, dict(context))
+        pushed = channels.push(notice)
+        if pushed and mode == "push":
+            return None
     address = email or (user.email if user else "")
     if mode == "never" or not address:
         return None
+    later = None
+    if pushed and kind == "your_turn" and game is not None and not by_mail and profile:
+        minutes = profile.email_after_push_minutes
+        if minutes:
+            later = timezone.now() + timedelta(minutes=minutes)
+            context["after_push"] = time.time()
+    digest = mode == "daily_digest"
     row = Notification.objects.create(
         user=user,
         email=address,
@@ -85,14 +107,23 @@ def notify(
         challenge=challenge,
         context=context,
         ply=None if game is None else game.ply,
-        status=Notification.Status.DIGEST
-        if mode == "daily_digest"
-        else Notification.Status.PENDING,
-        **({"next_attempt_at": None} if mode == "daily_digest" else {}),
+        status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
+        **({"next_attempt_at": None} if digest else {}),
+        **({"next_attempt_at": later} if later else {}),
     )
-    if queue and row.status == Notification.Status.PENDING:
+    # An e-mail after a push waits for the minute sweep, once its time has come.
+    if queue and row.status == Notification.Status.PENDING and later is None:
         outbox.dispatch_on_commit(SEND_NOTIFICATION, row.pk)
     return row
+
+
+def opened_since_push(row: Notification) -> bool:
+    """Whether the row is an e-mail following a push (``after_push``) whose game its
+    player has opened since the push: the push did its work."""
+    pushed_at = row.context.get("after_push")
+    if not isinstance(pushed_at, int | float) or row.user_id is None or row.game_id is None:
+        return False
+    return presence.seen_since(row.user_id, row.game_id, pushed_at)
 
 
 def against_computer(game: Game) -> bool:
@@ -221,8 +252,10 @@ def send(notification_id: int) -> bool:
             # Its writer was blocked since: the recipient reads nothing from them.
             outbox.finish(this, Notification.Status.OUTDATED)
             return False
-        if (moment is not None and row.kind in TURN_KINDS and moment.turn_is_over) or (
-            at_the_game(row)
+        if (
+            (moment is not None and row.kind in TURN_KINDS and moment.turn_is_over)
+            or at_the_game(row)
+            or opened_since_push(row)
         ):
             outbox.finish(this, Notification.Status.OUTDATED)
             logger.info("e-mail not needed %s", fields(id=row.pk, kind=row.kind))

@@ -100,6 +100,7 @@ ROOMS = (
     "games.play",
     "games.feed",
     "games.notify",
+    "games.push",
     "games.lobby",
     "games.computer",
     "games.sweep",

@@ -49,7 +49,12 @@ def test_it_deletes_what_is_done_and_older_than_the_retention_and_keeps_the_rest
     young_key = key_written(1, bob, game, "young")
 
     with CaptureQueriesContext(connection) as queries:
-        assert prune(NOW, batch=2) == {"notifications": 5, "idempotency_keys": 3, "events": 0}
+        assert prune(NOW, batch=2) == {
+            "notifications": 5,
+            "pushes": 0,
+            "idempotency_keys": 3,
+            "events": 0,
+        }
     deletes = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("DELETE")]
     assert len(deletes) == 3 + 2  # five rows two at a time, three keys two at a time
 
@@ -70,11 +75,13 @@ def test_it_prunes_from_the_daily_task_with_the_retention_setting(
     with time_machine.travel(NOW, tick=False):
         assert prune_old_rows.apply().get() == {
             "notifications": 1,
+            "pushes": 0,
             "idempotency_keys": 1,
             "events": 0,
         }
         assert prune_old_rows.apply().get() == {
             "notifications": 0,
+            "pushes": 0,
             "idempotency_keys": 0,
             "events": 0,
         }
