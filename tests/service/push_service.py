@@ -66,7 +66,7 @@ class Push:
     path: str
     payload: dict[str, Any]
     claims: dict[str, Any]
-    headers: dict[str, str]
+    headers: dict[str, str]  # by their names in lower case
 
 
 class VapidRefused(Exception):
@@ -77,7 +77,7 @@ def check_vapid(authorization: str, audience: str) -> dict[str, Any]:
     """The VAPID token's claims, once its signature, key and claims hold."""
     scheme, _space, rest = authorization.partition(" ")
     if scheme != "vapid":
-        raise VapidRefused(f"scheme {scheme!r}")
+        raise VapidRefused(f"scheme {scheme!r} in {authorization!r}")
     parts = dict(item.strip().split("=", 1) for item in rest.split(","))
     if parts.get("k") != keys.public_key():
         raise VapidRefused("the key is not the server's")
@@ -130,8 +130,8 @@ class PushService:
         if device is None:
             return 404
         try:
-            claims = check_vapid(headers.get("Authorization", ""), self.origin)
-            if headers.get("Content-Encoding") != "aes128gcm" or "TTL" not in headers:
+            claims = check_vapid(headers.get("authorization", ""), self.origin)
+            if headers.get("content-encoding") != "aes128gcm" or "ttl" not in headers:
                 raise VapidRefused(f"headers {headers}")
             plain = http_ece.decrypt(
                 body, private_key=device.private_key, auth_secret=device.auth, version="aes128gcm"
@@ -151,7 +151,9 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                status = service._take(self.path, body, dict(self.headers.items()))
+                status = service._take(
+                    self.path, body, {k.lower(): v for k, v in self.headers.items()}
+                )
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
