@@ -66,6 +66,8 @@ def main() -> int:
     web = f"{host}:{web_port}"
     _manage("migrate", "--no-input", "-v", "0")
     _manage("seed_demo")
+    # Push notifications need the server's VAPID key: made under var/ on the first start.
+    _manage("make_vapid_keys", "--if-absent")
     celery = [sys.executable, "-m", "celery", "-A", "config"]
     mail = os.environ.get("MAIL_RECEIVER_PORT", "2525")
     parts = {
