@@ -1,5 +1,5 @@
 """The one outbox (``lib.outbox``), proved once on each of its tables: the e-mails to
-send, the inbound e-mails to act on and the webhooks' deliveries. A row is claimed
+send, the inbound e-mails to act on, the webhooks' deliveries and the pushes. A row is claimed
 once, taken up again when its worker's lease runs out, retried after its back-off,
 and given up when the failure is permanent or its attempts are spent; only the claim
 that holds a row changes it; the sweep finds what is due. What each channel does with
@@ -19,7 +19,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.models import Notification
+from games.models import Notification, PushMessage, PushSubscription
 from lib import outbox
 from lib.outbox import Outbox
 from mailplay.models import InboundMail
@@ -50,10 +50,19 @@ def new_delivery(user: User, **values: Any) -> Delivery:
     return Delivery.objects.create(webhook=hook, kind="ping", **values)
 
 
+def new_push(user: User, **values: Any) -> PushMessage:
+    n = next(numbers)
+    device = PushSubscription.objects.create(
+        user=user, endpoint=f"https://push.example.net/{n}", p256dh="k", auth="a"
+    )
+    return PushMessage.objects.create(user=user, subscription=device, kind="your_turn", **values)
+
+
 TABLES: dict[str, Callable[..., Outbox]] = {
     "e-mail": new_notification,
     "inbound": new_inbound,
     "webhook": new_delivery,
+    "push": new_push,
 }
 
 
@@ -68,7 +77,8 @@ def new(request: pytest.FixtureRequest, alice: User) -> Callable[..., Outbox]:
 def bounds(settings: Any) -> Iterator[time_machine.Traveller]:
     """Three attempts and a five minutes' lease on every table; time stands at START."""
     settings.EMAIL_MAX_ATTEMPTS = settings.MAIL_INBOUND_MAX_ATTEMPTS = 3
-    settings.WEBHOOK_MAX_ATTEMPTS = 3
+    settings.WEBHOOK_MAX_ATTEMPTS = settings.PUSH_MAX_ATTEMPTS = 3
+    settings.PUSH_LEASE_SECONDS = 300
     settings.NOTIFICATION_LEASE_SECONDS = settings.MAIL_INBOUND_LEASE_SECONDS = 300
     with time_machine.travel(START, tick=False) as traveller:
         yield traveller
