@@ -31,6 +31,8 @@ from games.models import (
     MatchSeat,
     Message,
     Notification,
+    PushMessage,
+    PushSubscription,
     Rating,
     Seat,
 )
@@ -195,6 +197,36 @@ class NotificationAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("game"))
     def game_link(self, row: Notification) -> SafeString | str:
         return link(row.game)
+
+
+@admin.register(PushMessage)
+class PushMessageAdmin(ReadOnlyAdmin):
+    """The pushes' outbox: what went to which device, what failed and why."""
+
+    list_display = ["id", "kind", "status", "user_link", "game_link", "attempts", "last_error"]
+    list_display_links = ["id"]
+    list_filter = ["status", "kind"]
+    search_fields = ["user__username", "game__id__exact"]
+    list_select_related = ["user", "game"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=gettext_lazy("user"))
+    def user_link(self, row: PushMessage) -> SafeString | str:
+        return link(row.user)
+
+    @admin.display(description=gettext_lazy("game"))
+    def game_link(self, row: PushMessage) -> SafeString | str:
+        return link(row.game)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdmin):
+    """Each player's devices (their endpoints are capabilities: shown, never edited)."""
+
+    list_display = ["id", "user", "device", "created_at", "last_used_at"]
+    search_fields = ["user__username"]
+    secret_fields = ("endpoint", "p256dh", "auth")
+    list_select_related = ["user"]
 
 
 @admin.register(Message)

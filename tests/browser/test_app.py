@@ -147,3 +147,55 @@ def test_the_account_page_asks_permission_and_stores_the_subscription(
     expect(page.locator(".message")).to_contain_text("no more push notifications")
     assert not PushSubscription.objects.exists()
     assert [e for e in console.errors if "Push API in incognito mode" not in e] == []
+
+
+def test_a_push_is_shown_by_the_worker_with_its_game_to_open(
+    players: tuple[User, User], app_context: Any, console: Console
+) -> None:
+    """What a push service delivers to the browser (here by Chromium's DevTools, the
+    browser's own delivery path: ``ServiceWorker.deliverPushMessage``) is shown as a
+    notification with its title, line, tag and the game it opens."""
+    context = app_context(permissions=["notifications"])
+    page = console.watch(context.new_page())
+    sign_in(page, "alice")
+    assert worker_ready(page) == "activated"
+    cdp = context.new_cdp_session(page)
+    registrations: list[dict[str, Any]] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_timeout(200)
+    [registration] = [r for r in registrations if not r.get("isDeleted")]
+    payload = {
+        "title": "Your turn against bob (game 7)",
+        "body": "Play before Monday.",
+        "url": "/games/7/",
+        "tag": "game-7",
+        "lang": "en",
+    }
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": page.evaluate("location.origin"),
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(payload),
+        },
+    )
+    shown = page.evaluate(
+        """async () => {
+          const registration = await navigator.serviceWorker.ready;
+          for (let i = 0; i < 50; i++) {
+            const found = await registration.getNotifications();
+            if (found.length) return found.map(n => ({title: n.title, body: n.body,
+              tag: n.tag, url: n.data.url}));
+            await new Promise(done => setTimeout(done, 100));
+          }
+          return [];
+        }"""
+    )
+    assert shown == [
+        {"title": payload["title"], "body": payload["body"], "tag": "game-7", "url": "/games/7/"}
+    ]
+    assert console.errors == []
