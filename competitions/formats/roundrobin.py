@@ -18,12 +18,12 @@ def rounds(players: Sequence[int], *, double: bool = False) -> list[list[tuple[i
     """Every round as a list of (seat A, seat B); a player sitting out is in no game."""
     if len(set(players)) != len(players):
         raise ValueError("a player is listed twice")
+    if len(players) < 2:
+        return []
     seats: list[int | None] = list(players)
     if len(seats) % 2:
         seats.append(None)  # the empty place: whoever faces it sits out
     n = len(seats)
-    if n < 2:
-        return []
     held, turning = seats[-1], seats[:-1]
     table: list[list[tuple[int, int]]] = []
     for number in range(n - 1):
