@@ -25,9 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def season_moves(
-    divisions: Sequence[Sequence[int]], *, up: int, down: int
-) -> list[list[int]]:
+def season_moves(divisions: Sequence[Sequence[int]], *, up: int, down: int) -> list[list[int]]:
     """Next season's divisions: who came down first, then who stayed, then who came up."""
     if up < 0 or down < 0:
         raise ValueError("up and down are counts")
@@ -35,7 +33,9 @@ def season_moves(
     for number, division in enumerate(divisions):
         leaving = (up if number > 0 else 0) + (down if number < last else 0)
         if leaving > len(division):
-            raise ValueError(f"division {number + 1} has {len(division)} players for {leaving} moves")
+            raise ValueError(
+                f"division {number + 1} has {len(division)} players for {leaving} moves"
+            )
     staying: list[list[int]] = []
     rising: list[list[int]] = []
     falling: list[list[int]] = []

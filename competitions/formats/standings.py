@@ -69,7 +69,7 @@ def standings(
     system: str,
     entrants: Sequence[Entrant],
     results: Sequence[GameResult],
-    byes: Mapping[int, int] = {},  # noqa: B006 - read only
+    byes: Mapping[int, int] = {},
 ) -> list[Standing]:
     """Every entrant ranked; ``byes`` maps a player to the byes they had."""
     names = TIEBREAKS[system]

@@ -112,7 +112,9 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
     if pairs is None:
         whole = _match(_folded(field), window=len(field), repeats=False, with_bye=bye is not None)
         if not whole.perfect:
-            whole = _match(_folded(field), window=len(field), repeats=True, with_bye=bye is not None)
+            whole = _match(
+                _folded(field), window=len(field), repeats=True, with_bye=bye is not None
+            )
         pairs, bye = whole.pairs, whole.bye
     rank = {p.player: number for number, p in enumerate(field)}
     boards = sorted(
@@ -273,7 +275,7 @@ def _fewest_clashes(segment: Sequence[SwissPlayer]) -> int:
 
 def _score_bound(segment: Sequence[SwissPlayer]) -> int:
     points = sorted((p.points for p in segment), reverse=True)
-    return sum(_score_gap(a, b) for a, b in zip(points[::2], points[1::2]))
+    return sum(_score_gap(a, b) for a, b in zip(points[::2], points[1::2], strict=False))
 
 
 def _score_gap(a: float, b: float) -> int:
@@ -323,7 +325,9 @@ def _match(
     bye_node = len(order)
     if with_bye:
         fewest = min(p.byes for p in order)
-        eligible = sorted((i for i, p in enumerate(order) if p.byes == fewest), key=lambda i: _rank_key(order[i]))
+        eligible = sorted(
+            (i for i, p in enumerate(order) if p.byes == fewest), key=lambda i: _rank_key(order[i])
+        )
         for below, i in enumerate(reversed(eligible)):
             graph.add_edge(i, bye_node, weight=top - below * bye_unit)
     matching = nx.max_weight_matching(graph, maxcardinality=True)

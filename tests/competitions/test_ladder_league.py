@@ -34,7 +34,9 @@ def test_the_lower_winner_takes_the_place_and_those_between_move_down() -> None:
 def test_a_ladder_stays_a_permutation(n: int, data: st.DataObject) -> None:
     ladder = list(range(n))
     for _ in range(data.draw(st.integers(min_value=1, max_value=10))):
-        winner, loser = data.draw(st.lists(st.sampled_from(ladder), min_size=2, max_size=2, unique=True))
+        winner, loser = data.draw(
+            st.lists(st.sampled_from(ladder), min_size=2, max_size=2, unique=True)
+        )
         before = ladder
         ladder = after_game(ladder, winner, loser)
         assert sorted(ladder) == list(range(n))

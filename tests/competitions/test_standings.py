@@ -69,10 +69,12 @@ def test_a_knockout_orders_by_the_stage_reached() -> None:
 # -- the property: a plain recomputation
 
 
-def reference(system, entrants, results, byes):  # type: ignore[no-untyped-def]
+def reference(
+    system: str, entrants: list[Entrant], results: list[GameResult], byes: dict[int, int]
+) -> list[tuple[int, float, tuple[float, ...]]]:
     """Player by player, over every game, as a person would with a pencil."""
     names = TIEBREAKS[system]
-    points = {}
+    points: dict[int, float] = {}
     for e in entrants:
         total = BYE_POINTS * byes.get(e.player, 0)
         for g in results:
@@ -81,7 +83,7 @@ def reference(system, entrants, results, byes):  # type: ignore[no-untyped-def]
             if g.second == e.player:
                 total += g.points[1]
         points[e.player] = total
-    rows = {}
+    rows: dict[int, dict[str, float]] = {}
     for e in entrants:
         p = e.player
         own = [(g.points[0], g.second, g.scores[0]) for g in results if g.first == p] + [

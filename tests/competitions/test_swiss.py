@@ -30,31 +30,43 @@ def test_the_first_round_pairs_the_top_half_with_the_bottom_half() -> None:
 def test_an_odd_field_gives_the_lowest_the_bye_then_the_lowest_without_one() -> None:
     field = fresh(5)
     assert pair_round(field).bye == 5
-    had_one = [p if p.player != 5 else SwissPlayer(5, p.rating, 1.0, frozenset(), 0, 0, 1) for p in field]
+    had_one = [
+        p if p.player != 5 else SwissPlayer(5, p.rating, 1.0, frozenset(), 0, 0, 1) for p in field
+    ]
     assert pair_round(had_one).bye == 4
 
 
 def test_a_repeat_is_avoided_by_a_transposition_inside_the_group() -> None:
-    field = swiss_players({1: 1900, 2: 1800, 3: 1700, 4: 1600}, [(1, 3, 0.5, 0.5), (2, 4, 0.5, 0.5)])
+    field = swiss_players(
+        {1: 1900, 2: 1800, 3: 1700, 4: 1600}, [(1, 3, 0.5, 0.5), (2, 4, 0.5, 0.5)]
+    )
     # 1 v 3 and 2 v 4 have been played: 1 meets 4 and 2 meets 3, who were at B, at A
     assert pair_round(field).games == [(4, 1), (3, 2)]
 
 
 def test_a_seat_clash_is_avoided_before_the_rating_order() -> None:
-    field = swiss_players({1: 1900, 2: 1800, 3: 1700, 4: 1600}, [(1, 3, 0.5, 0.5), (4, 2, 0.5, 0.5)])
+    field = swiss_players(
+        {1: 1900, 2: 1800, 3: 1700, 4: 1600}, [(1, 3, 0.5, 0.5), (4, 2, 0.5, 0.5)]
+    )
     # 1 and 4 both had A, 2 and 3 both B: 1 v 4 would send one of them to A twice
     assert pair_round(field).games == [(2, 1), (3, 4)]
 
 
 def test_withdrawn_players_are_never_paired() -> None:
-    field = [p if p.player != 2 else SwissPlayer(2, p.rating, 0, frozenset(), 0, 0, 0, withdrawn=True) for p in fresh(6)]
+    field = [
+        p if p.player != 2 else SwissPlayer(2, p.rating, 0, frozenset(), 0, 0, 0, withdrawn=True)
+        for p in fresh(6)
+    ]
     pairing = pair_round(field)
     assert 2 not in {x for g in pairing.games for x in g} and pairing.bye != 2
     assert len(pairing.games) == 2 and pairing.bye is not None
 
 
 def test_the_player_with_more_games_at_a_takes_b() -> None:
-    field = [SwissPlayer(1, 1900, 1, frozenset({9}), 1, 0, 0), SwissPlayer(2, 1800, 1, frozenset({8}), 0, 1, 0)]
+    field = [
+        SwissPlayer(1, 1900, 1, frozenset({9}), 1, 0, 0),
+        SwissPlayer(2, 1800, 1, frozenset({8}), 0, 1, 0),
+    ]
     assert pair_round(field).games == [(2, 1)]
 
 
