@@ -66,7 +66,7 @@ def place_newcomers(
     if not newcomers:
         return placed
     if not placed:
-        return [newcomers[i : i + part] for i, part in _spread(newcomers, 0, size, smallest)]
+        return [newcomers[i : i + part] for i, part in _spread(newcomers, None, size, smallest)]
     lowest = placed[-1]
     room = max(0, size - len(lowest))
     for new_divisions in range(len(newcomers) // smallest + 1):
@@ -75,20 +75,23 @@ def place_newcomers(
         rest = len(newcomers) - into_lowest
         if into_lowest >= 0 and rest <= new_divisions * size and (rest > 0) == (new_divisions > 0):
             lowest.extend(newcomers[:into_lowest])
-            placed += [
-                newcomers[into_lowest + i : into_lowest + i + part]
-                for i, part in _spread(newcomers[into_lowest:], new_divisions, size, smallest)
-            ]
+            if new_divisions:
+                rest_players = newcomers[into_lowest:]
+                placed += [
+                    rest_players[i : i + part]
+                    for i, part in _spread(rest_players, new_divisions, size, smallest)
+                ]
             return placed
     lowest.extend(newcomers)
     return placed
 
 
 def _spread(
-    players: Sequence[int], divisions: int, size: int, smallest: int
+    players: Sequence[int], divisions: int | None, size: int, smallest: int
 ) -> list[tuple[int, int]]:
-    """(start, length) of ``divisions`` parts as equal as can be (as few as hold them if 0)."""
-    if divisions == 0:
+    """(start, length) of ``divisions`` parts as equal as can be (None: as few as hold
+    them at most ``size`` each, but none under ``smallest`` while there are two)."""
+    if divisions is None:
         divisions = max(1, -(-len(players) // size))
         while divisions > 1 and len(players) // divisions < smallest:
             divisions -= 1

@@ -17,7 +17,8 @@ The tie-breaks:
 * ``wins``: the games won (points 1), forfeits included.
 * ``count``: the sum of the player's own card scores over their games.
 * ``stage`` (knockout): the last round the player played, plus one when they won that
-  round's tie (more points than the opponent in its games); a first-round bye counts as
+  round's tie: more points than the opponent in its games, or as many and a higher
+  count (a match to a target score is won on the count); a first-round bye counts as
   having reached round 2.
 
 Byes add to the points, never to ``played``, ``wins``, Sonneborn-Berger or Buchholz.
@@ -62,7 +63,8 @@ class _Tally:
     points: float = 0.0
     count: int = 0
     last_round: int = 0
-    last_round_margin: float = 0.0  # points scored less conceded in the last round played
+    # the last round played: points scored less conceded, then card scores likewise
+    last_round_margin: tuple[float, int] = (0.0, 0)
 
 
 def standings(
@@ -84,8 +86,8 @@ def standings(
     for game in results:
         if game.first not in tally or game.second not in tally or game.first == game.second:
             raise ValueError(f"a game between {game.first} and {game.second}")
-        _add(tally[game.first], game.round, game.points[0], game.points[1], game.scores[0])
-        _add(tally[game.second], game.round, game.points[1], game.points[0], game.scores[1])
+        _add(tally[game.first], game, seat=0)
+        _add(tally[game.second], game, seat=1)
 
     values: dict[str, dict[int, float]] = {}
     if "buchholz" in names or "sonneborn_berger" in names:
@@ -129,20 +131,23 @@ def standings(
     ]
 
 
-def _add(tally: _Tally, round_: int, scored: float, conceded: float, count: int) -> None:
+def _add(tally: _Tally, game: GameResult, *, seat: int) -> None:
+    scored, conceded = game.points[seat], game.points[1 - seat]
+    count, counted_against = game.scores[seat], game.scores[1 - seat]
     tally.played += 1
     tally.points += scored
     tally.count += count
     if scored == 1.0:
         tally.wins += 1
-    if round_ > tally.last_round:
-        tally.last_round, tally.last_round_margin = round_, 0.0
-    if round_ == tally.last_round:
-        tally.last_round_margin += scored - conceded
+    if game.round > tally.last_round:
+        tally.last_round, tally.last_round_margin = game.round, (0.0, 0)
+    if game.round == tally.last_round:
+        points, cards = tally.last_round_margin
+        tally.last_round_margin = (points + scored - conceded, cards + count - counted_against)
 
 
 def _stage(tally: _Tally, byes: int) -> float:
-    reached = tally.last_round + (1 if tally.last_round_margin > 0 else 0)
+    reached = tally.last_round + (1 if tally.last_round_margin > (0.0, 0) else 0)
     return float(max(reached, 2 if byes else 1))
 
 

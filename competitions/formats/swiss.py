@@ -2,50 +2,67 @@
 
 **The order.** Players who have not withdrawn are ranked by points, then the rating at
 the start, then the lower id (higher first). A *score group* is the players on the same
-points. Each group, with the lowest player of the group above when that one was left
-over, is *folded*: its top half interleaved with its bottom half (1, h+1, 2, h+2... for a
-group of 2h), so the Dutch-like ideal (the top half against the bottom half, in order)
-pairs neighbours of the folded order. A group of odd size leaves its lowest player over
-for the group below (a float down).
+points. Each group, with whoever floated down from the group above first, is *folded*:
+each player of its top half, in order, followed by the first player of its bottom half
+left who may meet them (not met before, no seat clash), so the Dutch-like ideal (the top
+half against the bottom half, in order, with the usual transpositions) pairs neighbours
+of the folded order; players left without such a partner close the group. Before that,
+a group floats its lowest players down to the next: those due one seat beyond what the
+others can give them (more due B than the group has players due A or neither, or the
+reverse), then its lowest player when the count is odd.
 
 **The bye.** With an odd count, the lowest-ranked player among those with the fewest byes
-(nobody gets a second bye while someone has none) sits out and scores ``BYE_POINTS``.
+(nobody gets a second bye while someone has none) sits out and scores ``BYE_POINTS``;
+if another of those leaves fewer seat clashes unavoidable, the lowest such one.
 
 **The weights**, in strict tiers: a unit of each tier outweighs the largest possible
 total of every tier below it, so the matching minimises them in this order:
 
 1. a repeat pairing (only when no pairing without one exists: see below);
 2. a seat clash: two players due the same seat (both with more games at A, or both at
-   B); the player with more games at A takes B, so without clashes the seats of
-   everyone stay within one;
+   B). The player with more games at A takes B (then the one with more games at A in
+   all; then the higher-ranked takes A on odd boards, B on even ones), so without clashes
+   everyone's seats stay within one;
 3. the bye (only in the fallback that chooses it inside the matching): how many eligible
    players are ranked below the one who sits out;
 4. the score difference, squared, in half points: equal scores first, and a float goes to
    the next group rather than two groups down;
 5. the distance in the folded order: the top half against the bottom half in order.
 
-**The edges** (speed: networkx's blossom algorithm on a complete graph of 1,000 players
-takes minutes). The folded order is cut into *segments* at the ends of the score groups,
-and groups longer than ``SEGMENT`` players into pieces of at most that many (whole pairs
-of the ideal). Each segment is matched on its own, at first with each player's
-``WINDOW`` neighbours either side in the folded order as candidates, repeats left out.
-The segment's result is kept when it pairs everyone, with no seat clash, and its score
-tier equals its lower bound (the sum over neighbours of its scores sorted, which no
-pairing can beat: pairing sorted values in neighbours minimises the sum of squared
-differences); otherwise the window doubles, up to the whole segment (then any
-perfect clash-free matching is kept), and a segment that cannot be paired at all (or
-only with clashes) is merged with the next one (the last with the one before) and
-tried again. So:
+**The edges** (speed: networkx's blossom algorithm is pure Python; on 1,000 players even
+a graph with each player's 4 neighbours takes over a second, a complete one minutes). The
+folded order is cut into *segments* at the ends of the score groups, and groups longer
+than ``SEGMENT`` players into near-equal pieces of whole pairs. Each segment is matched on
+its own, at first with each player's ``WINDOW`` neighbours either side in the folded
+order as candidates, repeats left out. The segment's result is kept when it pairs
+everyone, with no more seat clashes than its counts force (none, unless more of it are
+due one seat than can take the other), and its score tier equals its lower bound (its
+scores sorted and summed over neighbours: no pairing does better, since pairing sorted
+values with their neighbours minimises the sum of squared differences). Otherwise the
+window doubles, up to the whole segment (where any perfect matching with the fewest
+clashes is kept), and a segment that cannot be paired so is merged with the next one
+(the last with the one before) and tried again. So:
 
-* the result is exactly the maximum-weight matching over the candidate edges;
-* tiers 1 to 4 are optimal over every pairing whenever each segment met its bound (the
-  common case; the segment bounds sum to the bound of the whole);
+* the result is exactly the maximum-weight matching over the candidate edges, and the
+  segments share no edge, so each segment's maximum is the maximum of the whole;
+* tiers 1, 2 and 4 are optimal over every pairing whenever each segment met its bounds
+  (the common case: the segment bounds add up to the bound of the whole field); tier 5
+  is optimal over the candidate edges only: those left out are the longest in the folded
+  order, each dearer in tier 5 than any edge kept with the same score difference, which
+  makes them unlikely, not impossible, to improve it;
 * a repeat is paired only after the whole field, as one segment with every edge, has
   no perfect matching without repeats; then the bye too is chosen inside the matching
   (tier 3), and only if that also fails are repeats allowed, at the top tier's price.
+  Those fallbacks match a complete graph: fine for the small fields where they happen
+  (a field of 1,000 always has a pairing without repeats in its first rounds).
+
+Known limit: with an odd field, players who had a bye have played one game fewer; when
+those able to take a seat are in other score groups than those due it, a clash may be
+left (a seat difference of two). With an even field and no withdrawals, the simulated
+events of tests/competitions/test_swiss.py keep every seat difference within one.
 
 Deterministic: the same players give the same graph, built in the same order, and the
-same matching.
+same matching; the order they are given in does not matter.
 """
 
 from __future__ import annotations

@@ -92,6 +92,12 @@ def test_newcomers_fill_the_lowest_division_then_open_one() -> None:
     assert placed == [[1, 2, 3, 4, 5, 6, 10, 11], [12, 13, 14, 15, 16, 17, 18]]
 
 
+def test_newcomers_who_fit_in_the_lowest_division_open_none() -> None:
+    assert place_newcomers([[1, 2, 3, 4, 5, 6]], [7, 8], size=8, smallest=6) == [
+        [1, 2, 3, 4, 5, 6, 7, 8]
+    ]
+
+
 def test_too_few_for_a_new_division_means_fewer_in_the_lowest() -> None:
     placed = place_newcomers([[1, 2, 3, 4, 5, 6, 7]], [8, 9, 10, 11, 12, 13], size=8, smallest=6)
     assert placed == [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13]]

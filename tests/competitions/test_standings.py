@@ -157,3 +157,13 @@ def test_standings_equal_a_plain_recomputation(
     assert [s.rank for s in table] == list(range(1, len(entrants) + 1))
     played = {e.player: sum(e.player in (g.first, g.second) for g in results) for e in entrants}
     assert {s.player: s.played for s in table} == played
+
+
+def test_a_knockout_tie_level_on_points_is_won_on_the_count() -> None:
+    entrants = [Entrant(1, 1500.0), Entrant(2, 1400.0)]
+    results = [
+        GameResult(1, 2, WIN, scores=(10, 0), round=1),
+        GameResult(2, 1, WIN, scores=(40, 5), round=1),
+    ]
+    table = standings("knockout", entrants, results)
+    assert [(s.player, s.tiebreaks[0]) for s in table] == [(2, 2.0), (1, 1.0)]
