@@ -79,6 +79,9 @@ from competitions.formats.results import BYE_POINTS
 SEGMENT = 32
 #: Candidate neighbours either side in the folded order at first.
 WINDOW = 6
+#: A segment merged past this many players: its window stops at WIDEST neighbours.
+MERGED = 4 * SEGMENT
+WIDEST = 16
 
 
 @dataclass(frozen=True)
@@ -184,11 +187,21 @@ def _folded(field: Sequence[SwissPlayer]) -> list[list[SwissPlayer]]:
     can meet them (not met before, no seat clash): the Dutch ideal with its usual
     transpositions. Players left without such a partner close the block.
     """
+    groups = [list(group) for _, group in groupby(field, key=lambda p: p.points)]
+    # The seats of the groups below each one: their imbalance (due B less due A) and
+    # how many are due neither; the floats of a group make up what those cannot.
+    below: list[tuple[int, int]] = []
+    imbalance = free = 0
+    for group in reversed(groups):
+        below.append((imbalance, free))
+        imbalance += sum(_due(p) for p in group)
+        free += sum(1 for p in group if _due(p) == 0)
+    below.reverse()
     blocks: list[list[SwissPlayer]] = []
     carry: list[SwissPlayer] = []
-    for _, group in groupby(field, key=lambda p: p.points):
-        members = carry + list(group)
-        carry = _floats(members)
+    for group, (imbalance_below, free_below) in zip(groups, below, strict=True):
+        members = carry + group
+        carry = _floats(members, imbalance_below, free_below)
         half = len(members) // 2
         bottom = members[half:]
         block: list[SwissPlayer] = []
@@ -208,25 +221,54 @@ def _folded(field: Sequence[SwissPlayer]) -> list[list[SwissPlayer]]:
     return blocks
 
 
-def _floats(members: list[SwissPlayer]) -> list[SwissPlayer]:
+def _due(p: SwissPlayer) -> int:
+    """1 when due seat B (more games at A), -1 when due A, 0 when due neither."""
+    lead = p.seats_a - p.seats_b
+    return (lead > 0) - (lead < 0)
+
+
+def _balanced(members: Sequence[SwissPlayer]) -> bool:
+    """Whether the players can be paired among themselves without a seat clash."""
+    imbalance = sum(_due(p) for p in members)
+    return abs(imbalance) <= sum(1 for p in members if _due(p) == 0)
+
+
+def _floats(members: list[SwissPlayer], imbalance_below: int, free_below: int) -> list[SwissPlayer]:
     """Takes out of ``members`` (ranked) who floats down to the next group: the lowest
-    players due the seat more of the group is due than the others can give them, then
-    the lowest player of an odd group."""
-    leads = [p.seats_a - p.seats_b for p in members]
-    due_b = sum(1 for lead in leads if lead > 0)
-    due_a = sum(1 for lead in leads if lead < 0)
-    free = len(members) - due_b - due_a
+    players due the seat more of the group is due than the others can give them; then,
+    while the groups below, with these floats, have more due one seat than can take the
+    other, the lowest players due that other seat or neither whom the group can spare;
+    then one player of an odd group (the lowest due neither seat, else the lowest of
+    those the groups below can take, else the lowest)."""
     floating: list[SwissPlayer] = []
+
+    def lacking() -> tuple[int, int]:
+        """(the seat the groups below want, how many they lack)."""
+        total = imbalance_below + sum(_due(p) for p in floating)
+        free = free_below + sum(1 for p in floating if _due(p) == 0)
+        return (-1 if total > 0 else 1), max(0, abs(total) - free)
+
+    def float_down(p: SwissPlayer) -> None:
+        members.remove(p)
+        floating.append(p)
+
+    due_b = sum(1 for p in members if _due(p) > 0)
+    due_a = sum(1 for p in members if _due(p) < 0)
+    free = len(members) - due_b - due_a
     for sign, excess in ((1, due_b - due_a - free), (-1, due_a - due_b - free)):
-        for p in reversed(members[:]):
-            if excess <= 0:
-                break
-            if (p.seats_a - p.seats_b) * sign > 0:
-                members.remove(p)
-                floating.append(p)
-                excess -= 1
+        for p in [q for q in reversed(members) if _due(q) == sign][: max(0, excess)]:
+            float_down(p)
+    for p in reversed(members[:]):
+        wanted, count = lacking()
+        if count <= 0:
+            break
+        if _due(p) in (wanted, 0) and _balanced([q for q in members if q is not p]):
+            float_down(p)
     if len(members) % 2:
-        floating.append(members.pop())
+        wanted, count = lacking()
+        kinds = ([0, wanted] if count > 0 else [0, wanted, -wanted]) + [-wanted]
+        odd_one = next(p for kind in kinds for p in reversed(members) if _due(p) == kind)
+        float_down(odd_one)
     return sorted(floating, key=_rank_key)
 
 
@@ -255,17 +297,24 @@ def _pair_in_segments(pool: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissP
     number = 0
     while number < len(segments):
         segment = segments[number]
-        window = min(WINDOW, len(segment) - 1)
+        # a segment merged past MERGED is matched over a narrower window at most, and
+        # keeps the clashes its own counts force: the cost stays bounded
+        widest = len(segment) - 1 if len(segment) <= MERGED else min(len(segment) - 1, WIDEST)
+        window = min(WINDOW, widest)
         while True:
             outcome = _match([segment], window=window, repeats=False, with_bye=False)
-            good = outcome.perfect and outcome.clashes == _fewest_clashes(segment)
-            whole = window >= len(segment) - 1 or _fewest_clashes(segment) > 0
+            # clashes only as many as the rest of the field forces, wherever they fall
+            forced = _fewest_clashes([p for later in segments[number:] for p in later])
+            if len(segment) > MERGED:
+                forced = max(forced, _fewest_clashes(segment))
+            good = outcome.perfect and outcome.clashes <= forced
+            whole = window >= widest or _fewest_clashes(segment) > forced
             if good and (outcome.score == _score_bound(segment) or whole):
                 kept.append(outcome.pairs)
                 number += 1
                 break
             if not whole:
-                window = min(2 * window, len(segment) - 1)
+                window = min(2 * window, widest)
                 continue
             if number + 1 < len(segments):  # merge with the next segment
                 segments[number : number + 2] = [segment + segments[number + 1]]
