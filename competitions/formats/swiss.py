@@ -56,9 +56,8 @@ a round (a few hundred milliseconds for 1,000 players on a slow machine). So:
   out are the longest in the folded order, each dearer in tier 5 than any edge kept with
   the same score difference, which makes them unlikely, not impossible, to improve it;
 * a repeat is paired only when the segments fail and then a matching of the whole field
-  over every edge but the repeats pairs not everyone; then the bye too is chosen inside
-  the matching (tier 3), and only if that also fails are repeats allowed, at the top
-  tier's price.
+  over every edge but the repeats, the bye chosen inside it among the eligible (tier 3),
+  pairs not everyone; then repeats are allowed, at the top tier's price.
   Those fallbacks match a complete graph: fine for the small fields where they happen
   (a field of 1,000 always has a pairing without repeats in its first rounds).
 
