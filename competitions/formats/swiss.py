@@ -66,7 +66,9 @@ of tests/competitions/test_swiss.py, odd and even fields of up to 41 players ove
 as many rounds, never leave a difference of two); late in a small field, when no
 pairing avoids both a repeat and a clash, the repeat is avoided and a player may reach a
 difference of two; in simulated 999-player events over 10 rounds, one round in about 40
-left a single such difference (a segment merged past ``MERGED``).
+left a single such difference (a segment merged past ``MERGED``), and withdrawals, which
+take players away from their opponents' balance, make that a little more frequent (17
+withdrawals a round in 1,000: two rounds in ten).
 
 Deterministic: the same players give the same graph, built in the same order, and the
 same matching; the order they are given in does not matter.
