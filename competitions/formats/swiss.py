@@ -1,6 +1,6 @@
 """A Swiss round, paired as a maximum-weight matching (``networkx.max_weight_matching``).
 
-**The order.** Players who have not withdrawn are ranked by points, then the rating at
+**The order** (``swiss_order.py``). Players who have not withdrawn are ranked by points, then the rating at
 the start, then the lower id (higher first). A *score group* is the players on the same
 points. Each group, with whoever floated down from the group above first, is *folded*:
 each player of its top half, in order, followed by the first player of its bottom half
@@ -78,11 +78,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 
 import networkx as nx
 
-from competitions.formats.results import BYE_POINTS
+from competitions.formats.swiss_order import (
+    SwissPlayer,
+    clash,
+    fewest_clashes,
+    folded,
+    rank_key,
+    swiss_players,
+)
+
+__all__ = ["Pairing", "SwissPlayer", "pair_round", "ranked", "swiss_players"]
 
 #: Players per segment matched on its own (an even number).
 SEGMENT = 32
@@ -91,18 +99,6 @@ WINDOW = 6
 #: A segment merged past this many players: its window stops at WIDEST neighbours.
 MERGED = 4 * SEGMENT
 WIDEST = 16
-
-
-@dataclass(frozen=True)
-class SwissPlayer:
-    player: int
-    rating: float
-    points: float
-    opponents: frozenset[int]
-    seats_a: int  # games played at seat A
-    seats_b: int
-    byes: int
-    withdrawn: bool = False  # never paired
 
 
 @dataclass(frozen=True)
@@ -124,7 +120,7 @@ def ranked(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
     """The players still in, best first: points, rating, then the lower id."""
     if len({p.player for p in players}) != len(players):
         raise ValueError("a player is listed twice")
-    return sorted((p for p in players if not p.withdrawn), key=_rank_key)
+    return sorted((p for p in players if not p.withdrawn), key=rank_key)
 
 
 def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
@@ -139,11 +135,9 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
         pool = [p for p in field if p is not bye]
     pairs = _pair_in_segments(pool)
     if pairs is None:
-        whole = _match(_folded(field), window=len(field), repeats=False, with_bye=bye is not None)
+        whole = _match(folded(field), window=len(field), repeats=False, with_bye=bye is not None)
         if not whole.perfect:
-            whole = _match(
-                _folded(field), window=len(field), repeats=True, with_bye=bye is not None
-            )
+            whole = _match(folded(field), window=len(field), repeats=True, with_bye=bye is not None)
         pairs, bye = whole.pairs, whole.bye
     rank = {p.player: number for number, p in enumerate(field)}
     boards = sorted(
@@ -171,10 +165,6 @@ def _choose_bye(field: Sequence[SwissPlayer]) -> SwissPlayer:
     return min(eligible, key=clashes_without)  # min keeps the first (lowest) of equals
 
 
-def _rank_key(p: SwissPlayer) -> tuple[float, float, int]:
-    return (-p.points, -p.rating, p.player)
-
-
 def _seat(higher: SwissPlayer, lower: SwissPlayer, board: int) -> tuple[int, int]:
     """The player with more games at A takes B; then more A in all; then by board."""
     lead_higher = higher.seats_a - higher.seats_b
@@ -187,102 +177,6 @@ def _seat(higher: SwissPlayer, lower: SwissPlayer, board: int) -> tuple[int, int
         first = higher if board % 2 == 0 else lower
     second = lower if first is higher else higher
     return (first.player, second.player)
-
-
-def _folded(field: Sequence[SwissPlayer]) -> list[list[SwissPlayer]]:
-    """The folded order, a block per score group (the float from above first).
-
-    Each top-half player, in order, is followed by the first bottom-half player left who
-    can meet them (not met before, no seat clash): the Dutch ideal with its usual
-    transpositions. Players left without such a partner close the block.
-    """
-    groups = [list(group) for _, group in groupby(field, key=lambda p: p.points)]
-    # The seats of the groups below each one: their imbalance (due B less due A) and
-    # how many are due neither; the floats of a group make up what those cannot.
-    below: list[tuple[int, int]] = []
-    imbalance = free = 0
-    for group in reversed(groups):
-        below.append((imbalance, free))
-        imbalance += sum(_due(p) for p in group)
-        free += sum(1 for p in group if _due(p) == 0)
-    below.reverse()
-    blocks: list[list[SwissPlayer]] = []
-    carry: list[SwissPlayer] = []
-    for group, (imbalance_below, free_below) in zip(groups, below, strict=True):
-        members = carry + group
-        carry = _floats(members, imbalance_below, free_below)
-        half = len(members) // 2
-        bottom = members[half:]
-        block: list[SwissPlayer] = []
-        unmatched: list[SwissPlayer] = []
-        for top in members[:half]:
-            partner = next((b for b in bottom if _may_meet(top, b)), None)
-            if partner is None:
-                unmatched.append(top)
-            else:
-                bottom.remove(partner)
-                block += [top, partner]
-        blocks.append(block + sorted(unmatched + bottom, key=_rank_key))
-    if carry and len(carry) % 2 == 0 and blocks:
-        blocks[-1] += carry  # more due one seat than the field can balance: clashes
-    elif carry:
-        blocks.append(carry)
-    return blocks
-
-
-def _due(p: SwissPlayer) -> int:
-    """1 when due seat B (more games at A), -1 when due A, 0 when due neither."""
-    lead = p.seats_a - p.seats_b
-    return (lead > 0) - (lead < 0)
-
-
-def _balanced(members: Sequence[SwissPlayer]) -> bool:
-    """Whether the players can be paired among themselves without a seat clash."""
-    imbalance = sum(_due(p) for p in members)
-    return abs(imbalance) <= sum(1 for p in members if _due(p) == 0)
-
-
-def _floats(members: list[SwissPlayer], imbalance_below: int, free_below: int) -> list[SwissPlayer]:
-    """Takes out of ``members`` (ranked) who floats down to the next group: the lowest
-    players due the seat more of the group is due than the others can give them; then,
-    while the groups below, with these floats, have more due one seat than can take the
-    other, the lowest players due that other seat or neither whom the group can spare;
-    then one player of an odd group (the lowest due neither seat, else the lowest of
-    those the groups below can take, else the lowest)."""
-    floating: list[SwissPlayer] = []
-
-    def lacking() -> tuple[int, int]:
-        """(the seat the groups below want, how many they lack)."""
-        total = imbalance_below + sum(_due(p) for p in floating)
-        free = free_below + sum(1 for p in floating if _due(p) == 0)
-        return (-1 if total > 0 else 1), max(0, abs(total) - free)
-
-    def float_down(p: SwissPlayer) -> None:
-        members.remove(p)
-        floating.append(p)
-
-    due_b = sum(1 for p in members if _due(p) > 0)
-    due_a = sum(1 for p in members if _due(p) < 0)
-    free = len(members) - due_b - due_a
-    for sign, excess in ((1, due_b - due_a - free), (-1, due_a - due_b - free)):
-        for p in [q for q in reversed(members) if _due(q) == sign][: max(0, excess)]:
-            float_down(p)
-    for p in reversed(members[:]):
-        wanted, count = lacking()
-        if count <= 0:
-            break
-        if _due(p) in (wanted, 0) and _balanced([q for q in members if q is not p]):
-            float_down(p)
-    if len(members) % 2:
-        wanted, count = lacking()
-        kinds = ([0, wanted] if count > 0 else [0, wanted, -wanted]) + [-wanted]
-        odd_one = next(p for kind in kinds for p in reversed(members) if _due(p) == kind)
-        float_down(odd_one)
-    return sorted(floating, key=_rank_key)
-
-
-def _may_meet(a: SwissPlayer, b: SwissPlayer) -> bool:
-    return b.player not in a.opponents and not _clash(a, b)
 
 
 def _segments(blocks: list[list[SwissPlayer]]) -> list[list[SwissPlayer]]:
@@ -301,7 +195,7 @@ def _segments(blocks: list[list[SwissPlayer]]) -> list[list[SwissPlayer]]:
 
 
 def _pair_in_segments(pool: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
-    segments = _segments(_folded(pool))
+    segments = _segments(folded(pool))
     kept: list[list[tuple[SwissPlayer, SwissPlayer]]] = []
     number = 0
     while number < len(segments):
@@ -313,11 +207,11 @@ def _pair_in_segments(pool: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissP
         while True:
             outcome = _match([segment], window=window, repeats=False, with_bye=False)
             # clashes only as many as the rest of the field forces, wherever they fall
-            forced = _fewest_clashes([p for later in segments[number:] for p in later])
+            forced = fewest_clashes([p for later in segments[number:] for p in later])
             if len(segment) > MERGED:
-                forced = max(forced, _fewest_clashes(segment))
+                forced = max(forced, fewest_clashes(segment))
             good = outcome.perfect and outcome.clashes <= forced
-            whole = window >= widest or _fewest_clashes(segment) > forced
+            whole = window >= widest or fewest_clashes(segment) > forced
             if good and (outcome.score == _score_bound(segment) or whole):
                 kept.append(outcome.pairs)
                 number += 1
@@ -340,14 +234,6 @@ def _pair_in_segments(pool: list[SwissPlayer]) -> list[tuple[SwissPlayer, SwissP
     return [pair for pairs in kept for pair in pairs]
 
 
-def _fewest_clashes(segment: Sequence[SwissPlayer]) -> int:
-    """The clashes no pairing of the segment avoids: half the players due one seat
-    beyond those who can take the other (those due it, or due neither)."""
-    due_b = sum(1 for p in segment if p.seats_a > p.seats_b)
-    due_a = sum(1 for p in segment if p.seats_a < p.seats_b)
-    return max(0, due_b - (len(segment) - due_b), due_a - (len(segment) - due_a)) // 2
-
-
 def _score_bound(segment: Sequence[SwissPlayer]) -> int:
     points = sorted((p.points for p in segment), reverse=True)
     return sum(_score_gap(a, b) for a, b in zip(points[::2], points[1::2], strict=False))
@@ -356,11 +242,6 @@ def _score_bound(segment: Sequence[SwissPlayer]) -> int:
 def _score_gap(a: float, b: float) -> int:
     half_points = round(2 * abs(a - b))
     return half_points * half_points
-
-
-def _clash(a: SwissPlayer, b: SwissPlayer) -> bool:
-    lead_a, lead_b = a.seats_a - a.seats_b, b.seats_a - b.seats_b
-    return (lead_a > 0 and lead_b > 0) or (lead_a < 0 and lead_b < 0)
 
 
 def _match(
@@ -392,7 +273,7 @@ def _match(
                 continue
             penalty = (
                 (repeat_unit if met else 0)
-                + (clash_unit if _clash(a, b) else 0)
+                + (clash_unit if clash(a, b) else 0)
                 + _score_gap(a.points, b.points) * score_unit
                 + (j - i) * distance_unit
             )
@@ -401,7 +282,7 @@ def _match(
     if with_bye:
         fewest = min(p.byes for p in order)
         eligible = sorted(
-            (i for i, p in enumerate(order) if p.byes == fewest), key=lambda i: _rank_key(order[i])
+            (i for i, p in enumerate(order) if p.byes == fewest), key=lambda i: rank_key(order[i])
         )
         for below, i in enumerate(reversed(eligible)):
             graph.add_edge(i, bye_node, weight=top - below * bye_unit)
@@ -419,40 +300,6 @@ def _match(
         pairs=pairs,
         bye=bye,
         perfect=paired == len(order),
-        clashes=sum(_clash(a, b) for a, b in pairs),
+        clashes=sum(clash(a, b) for a, b in pairs),
         score=sum(_score_gap(a.points, b.points) for a, b in pairs),
     )
-
-
-def swiss_players(
-    ratings: dict[int, float],
-    games: Sequence[tuple[int, int, float, float]],
-    byes: dict[int, int] | None = None,
-    withdrawn: frozenset[int] = frozenset(),
-) -> list[SwissPlayer]:
-    """The field from its history: ``games`` as (seat A, seat B, A's points, B's points)."""
-    points = {player: 0.0 for player in ratings}
-    opponents: dict[int, set[int]] = {player: set() for player in ratings}
-    seats_a = dict.fromkeys(ratings, 0)
-    seats_b = dict.fromkeys(ratings, 0)
-    byes = byes or {}
-    for first, second, first_points, second_points in games:
-        points[first] += first_points
-        points[second] += second_points
-        opponents[first].add(second)
-        opponents[second].add(first)
-        seats_a[first] += 1
-        seats_b[second] += 1
-    return [
-        SwissPlayer(
-            player=player,
-            rating=rating,
-            points=points[player] + BYE_POINTS * byes.get(player, 0),
-            opponents=frozenset(opponents[player]),
-            seats_a=seats_a[player],
-            seats_b=seats_b[player],
-            byes=byes.get(player, 0),
-            withdrawn=player in withdrawn,
-        )
-        for player, rating in ratings.items()
-    ]
