@@ -1,17 +1,18 @@
 """A Swiss round, paired as a maximum-weight matching (``networkx.max_weight_matching``).
 
-**The order** (``swiss_order.py``). Players who have not withdrawn are ranked by points, then the rating at
-the start, then the lower id (higher first). A *score group* is the players on the same
-points. Each group, with whoever floated down from the group above first, is *folded*:
-each player of its top half, in order, followed by the first player of its bottom half
-left who may meet them (not met before, no seat clash), so the Dutch-like ideal (the top
-half against the bottom half, in order, with the usual transpositions) pairs neighbours
-of the folded order; players left without such a partner close the group. Before that,
-a group floats its lowest players down to the next: those due one seat beyond what the
-others can give them (more due B than the group has players due A or neither, or the
-reverse); then, while the groups below (with those floats) have more players due one
-seat than players able to take the other, the lowest it can spare of those they lack;
-then one player when the count is odd (the lowest due neither seat if any).
+**The order** (``swiss_order.py``). Players who have not withdrawn are ranked by points,
+then the rating at the start, then the lower id (higher first). A *score group* is the
+players on the same points. Each group, with whoever floated down from the group above
+first, is *folded*: each player of its top half, in order, followed by the first player
+of its bottom half left who may meet them (not met before, no seat clash), so the
+Dutch-like ideal (the top half against the bottom half, in order, with the usual
+transpositions) pairs neighbours of the folded order; players left without such a
+partner close the group. Before that, a group floats its lowest players down to the
+next: those due one seat beyond what the others can give them (more due B than the group
+has players due A or neither, or the reverse); then, while the groups below (with those
+floats) have more players due one seat than players able to take the other, the lowest
+it can spare of those they lack; then one player when the count is odd (the lowest due
+neither seat if any).
 
 **The bye.** With an odd count, the lowest-ranked player among those with the fewest byes
 (nobody gets a second bye while someone has none) sits out and scores ``BYE_POINTS``;
