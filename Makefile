@@ -44,10 +44,10 @@ lock: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/ruff format --check games accounts mailplay webhooks config lib tests bench examples manage.py
+	$(BIN)/ruff format --check games accounts mailplay webhooks competitions config lib tests bench examples manage.py
 
 typecheck: install
-	$(BIN)/mypy games accounts mailplay webhooks config lib tests bench examples manage.py
+	$(BIN)/mypy games accounts mailplay webhooks competitions config lib tests bench examples manage.py
 
 # worksteal: a process that runs out of tests takes some of the other's, so a few long
 # files (browser, processes) do not leave one core idle at the end.
