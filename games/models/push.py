@@ -26,7 +26,7 @@ class PushSubscription(models.Model):
         verbose_name=_("user"),
     )
     #: The push service's URL for this browser: unique, a capability of its own.
-    endpoint = models.URLField(_("endpoint"), max_length=1000, unique=True)
+    endpoint = models.CharField(_("endpoint"), max_length=1000, unique=True)
     #: The browser's P-256 public key and its authentication secret, base64url.
     p256dh = models.CharField(_("public key"), max_length=200)
     auth = models.CharField(_("authentication secret"), max_length=100)

@@ -21,7 +21,7 @@ from accounts.conduct import block, never_invite
 from accounts.services import create_token, profile_of
 from games.lobby.challenges import create_challenge
 from games.lobby.matches import start_match
-from games.models import Challenge, Game, Notification, Rating
+from games.models import Challenge, Game, Notification, PushMessage, PushSubscription, Rating
 from games.notify.mail_play import ReplyAddress
 from games.play.services import resign, write_message
 from games.talk import report_message
@@ -64,7 +64,7 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     """A row of every model: a match's game with a turn of each player (one sent with an
     Idempotency-Key), their e-mails, a message and its report, a block, a challenge, a
     token, a profile, an e-mail address, a group, a webhook and its ping, an address
-    never to invite."""
+    never to invite, a push device and a push."""
     game = start_match(alice, bob, target=100).games.get()
     mover, _ = mover_and_other(game, alice, bob)
     client_for(mover).post(
@@ -93,6 +93,10 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
         envelope_to=[address],
     )  # a reply by mail, stored (its task waits for the commit)
     ping(alice, create_webhook(alice, "https://hooks.example.com/rbank", ["move"]).pk)
+    device = PushSubscription.objects.create(
+        user=bob, endpoint="https://push.example.net/x", p256dh="k", auth="a"
+    )
+    PushMessage.objects.create(user=bob, subscription=device, kind="your_turn", game=game)
     return game
 
 
