@@ -47,10 +47,17 @@
       return navigator.serviceWorker.register(document.documentElement.dataset.worker)
         .then(function () { return navigator.serviceWorker.ready; })
         .then(function (registration) {
-          return registration.pushManager.subscribe({
-            userVisibleOnly: true,
-            applicationServerKey: keyBytes(section.dataset.key)
-          });
+          // A browser that cannot reach its push service may never answer: give up
+          // after a minute, and say so.
+          return Promise.race([
+            registration.pushManager.subscribe({
+              userVisibleOnly: true,
+              applicationServerKey: keyBytes(section.dataset.key)
+            }),
+            new Promise(function (_, fail) {
+              setTimeout(function () { fail(new Error("no answer from the push service")); }, 60000);
+            })
+          ]);
         })
         .then(store);
     }).catch(function (error) { say("failed", error && error.message); });
