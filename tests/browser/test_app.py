@@ -38,17 +38,17 @@ def app_context(browser: Browser, live_server: Any) -> Any:
 
 
 def worker_ready(page: Page) -> str:
-    """Wait until the page's service worker is active and controls the page."""
-    state: str = page.evaluate(
-        """async () => {
-          const registration = await navigator.serviceWorker.ready;
-          if (!navigator.serviceWorker.controller) {
-            await new Promise(done => navigator.serviceWorker.addEventListener(
-              "controllerchange", done, { once: true }));
-          }
-          return registration.active.state;
-        }"""
-    )
+    """Wait until the page's service worker is active and controls the page. The worker
+    registers on the first page (the login page here); a page whose navigation began
+    before it was active (the login form's redirect) is not controlled by it, as the
+    Service Worker specification says, so it is loaded again, as a player's next visit."""
+    for _attempt in range(4):
+        try:
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=5_000)
+            break
+        except Exception:
+            page.reload()
+    state: str = page.evaluate("navigator.serviceWorker.ready.then(r => r.active.state)")
     return state
 
 

@@ -26,6 +26,17 @@
     return bytes;
   }
 
+  // Whether a subscription was made with the server's key (a new key needs a new one).
+  function ours(subscription) {
+    var made = subscription.options && subscription.options.applicationServerKey;
+    if (!made) return true;
+    var have = new Uint8Array(made);
+    var want = keyBytes(section.dataset.key);
+    if (have.length !== want.length) return false;
+    for (var i = 0; i < want.length; i++) if (have[i] !== want[i]) return false;
+    return true;
+  }
+
   // Store a subscription (the Push API's PushSubscription, or its JSON) on the account.
   function store(subscription) {
     var body = typeof subscription.toJSON === "function" ? subscription.toJSON() : subscription;
@@ -46,6 +57,12 @@
       if (permission !== "granted") { say("denied"); return null; }
       return navigator.serviceWorker.register(document.documentElement.dataset.worker)
         .then(function () { return navigator.serviceWorker.ready; })
+        .then(function (registration) {
+          return registration.pushManager.getSubscription().then(function (old) {
+            return old && !ours(old) ? old.unsubscribe().then(function () { return registration; })
+              : registration;
+          });
+        })
         .then(function (registration) {
           // A browser that cannot reach its push service may never answer: give up
           // after a minute, and say so.
@@ -75,7 +92,7 @@
     navigator.serviceWorker.getRegistration().then(function (registration) {
       return registration && registration.pushManager.getSubscription();
     }).then(function (subscription) {
-      if (subscription) return store(subscription);
+      if (subscription && ours(subscription)) return store(subscription);
     }).catch(function () {});
   }
 })();
