@@ -28,6 +28,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),
+    path("", include("competitions.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),

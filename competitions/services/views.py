@@ -1,0 +1,100 @@
+"""What the pages and the API show of a competition, read in a few queries whatever its
+size: its entries, its standings (one query), its rounds' pairings with their games."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import Count, Q, QuerySet
+from django.utils.functional import Promise
+from django.utils.translation import pgettext_lazy
+
+from ..models import Competition, Entry, Format, Pairing, Season
+from . import standings
+
+#: The tie-breaks' column headings (docs/competitions.md says what each is).
+TIEBREAK_NAMES: dict[str, Promise] = {
+    "sonneborn_berger": pgettext_lazy("tie-break", "Sonneborn-Berger"),
+    "buchholz": pgettext_lazy("tie-break", "Buchholz"),
+    "direct": pgettext_lazy("tie-break", "Direct encounter"),
+    "wins": pgettext_lazy("tie-break", "Wins"),
+    "count": pgettext_lazy("tie-break", "Count"),
+    "stage": pgettext_lazy("tie-break", "Round reached"),
+}
+
+
+def with_counts(found: QuerySet[Competition]) -> QuerySet[Competition]:
+    return found.annotate(
+        players=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
+    ).select_related("creator")
+
+
+def pairings_by_round(competition: Competition) -> list[tuple[int, list[Pairing]]]:
+    rows = (
+        Pairing.objects.filter(round__competition=competition)
+        .select_related("round", "seat_a", "seat_b", "game", "match", "division")
+        .order_by("round__number", "division__level", "pk")
+    )
+    rounds: dict[int, list[Pairing]] = defaultdict(list)
+    for pairing in rows:
+        rounds[pairing.round.number].append(pairing)
+    return sorted(rounds.items(), reverse=True)
+
+
+def crosstable(table: standings.Table) -> list[dict[str, Any]]:
+    """Round robin and league: each row's points against each other row, in order."""
+    order = [row.standing.player for row in table.rows]
+    cells: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for result in table.results:
+        cells[(result.first, result.second)].append(result.points[0])
+        cells[(result.second, result.first)].append(result.points[1])
+    return [
+        {
+            "row": row,
+            "cells": [
+                None if other == row.standing.player else cells.get((row.standing.player, other))
+                for other in order
+            ],
+        }
+        for row in table.rows
+    ]
+
+
+def page_context(competition: Competition, user: User | None) -> dict[str, Any]:
+    entries = list(competition.entries.select_related("player").order_by("-rating", "pk"))
+    mine = next((e for e in entries if user is not None and e.player_id == user.pk), None)
+    context: dict[str, Any] = {
+        "competition": competition,
+        "entries": entries,
+        "active_count": sum(1 for e in entries if e.withdrawn_at is None),
+        "mine": mine,
+        "rounds": pairings_by_round(competition),
+        "tables": [],
+        "ladder": [],
+    }
+    names = TIEBREAK_NAMES
+    if competition.format == Format.LADDER:
+        context["ladder"] = sorted(
+            (e for e in entries if e.position is not None and e.withdrawn_at is None),
+            key=lambda e: e.position or 0,
+        )
+    elif competition.format == Format.LEAGUE:
+        season = Season.objects.filter(competition=competition).order_by("-number").first()
+        if season is not None:
+            for division in season.divisions.order_by("level"):
+                table = standings.table(competition, division)
+                context["tables"].append(
+                    (division.level, table, crosstable(table), [names[t] for t in table.tiebreaks])
+                )
+            context["season"] = season
+    elif competition.status != Competition.Status.OPEN:
+        table = standings.table(competition)
+        crossed = crosstable(table) if competition.format == Format.ROUND_ROBIN else []
+        context["tables"].append((None, table, crossed, [names[t] for t in table.tiebreaks]))
+    return context
+
+
+def entry_of(competition: Competition, user: User) -> Entry | None:
+    return competition.entries.filter(player=user).first()
