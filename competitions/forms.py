@@ -25,7 +25,9 @@ from .services.entering import (
 
 class CompetitionForm(forms.Form):
     name = forms.CharField(max_length=NAME_LENGTH, label=gettext_lazy("Name"))
-    format = forms.ChoiceField(choices=Format.choices, initial=Format.SWISS, label=gettext_lazy("Format"))
+    format = forms.ChoiceField(
+        choices=Format.choices, initial=Format.SWISS, label=gettext_lazy("Format")
+    )
     description = forms.CharField(
         required=False,
         max_length=DESCRIPTION_LENGTH,
@@ -52,7 +54,8 @@ class CompetitionForm(forms.Form):
         label=gettext_lazy("Rounds (Swiss)"),
     )
     double = forms.BooleanField(
-        required=False, label=gettext_lazy("Each pair meets twice, seats swapped (round robin, league)")
+        required=False,
+        label=gettext_lazy("Each pair meets twice, seats swapped (round robin, league)"),
     )
     match_target = forms.IntegerField(
         required=False,
@@ -69,8 +72,12 @@ class CompetitionForm(forms.Form):
     reach = forms.IntegerField(
         initial=3, **REACH.field(), label=gettext_lazy("Ladder: places above one may challenge")
     )
-    max_players = forms.IntegerField(initial=16, **PLAYERS.field(), label=gettext_lazy("Most players"))
-    min_players = forms.IntegerField(initial=2, **PLAYERS.field(), label=gettext_lazy("Fewest players"))
+    max_players = forms.IntegerField(
+        initial=16, **PLAYERS.field(), label=gettext_lazy("Most players")
+    )
+    min_players = forms.IntegerField(
+        initial=2, **PLAYERS.field(), label=gettext_lazy("Fewest players")
+    )
     starts_at = forms.DateTimeField(
         required=False,
         label=gettext_lazy("Start (your time zone)"),
@@ -78,8 +85,12 @@ class CompetitionForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     rated = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Rated"))
-    min_rating = forms.IntegerField(required=False, **RATING.field(), label=gettext_lazy("Lowest rating"))
-    max_rating = forms.IntegerField(required=False, **RATING.field(), label=gettext_lazy("Highest rating"))
+    min_rating = forms.IntegerField(
+        required=False, **RATING.field(), label=gettext_lazy("Lowest rating")
+    )
+    max_rating = forms.IntegerField(
+        required=False, **RATING.field(), label=gettext_lazy("Highest rating")
+    )
     public = forms.BooleanField(
         required=False,
         initial=True,

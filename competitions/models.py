@@ -172,7 +172,10 @@ class Round(models.Model):
     games (all at once), a league season's, or a ladder's challenges."""
 
     competition = models.ForeignKey(
-        Competition, on_delete=models.CASCADE, related_name="round_rows", verbose_name=_("competition")
+        Competition,
+        on_delete=models.CASCADE,
+        related_name="round_rows",
+        verbose_name=_("competition"),
     )
     number = models.PositiveSmallIntegerField(_("number"))
     season = models.ForeignKey(

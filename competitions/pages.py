@@ -39,9 +39,7 @@ def competition_list(request: HttpRequest) -> HttpResponse:
     shown = request.GET.get("status", "open")
     shown = shown if shown in LISTS else "open"
     found = (
-        entering.visible(_user(request))
-        .filter(status=LISTS[shown])
-        .order_by("-created_at", "-pk")
+        entering.visible(_user(request)).filter(status=LISTS[shown]).order_by("-created_at", "-pk")
     )
     page = Paginator(views.with_counts(found), PAGE_SIZE).get_page(request.GET.get("page"))
     tabs = [

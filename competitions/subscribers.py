@@ -34,8 +34,8 @@ def game_ended(happening: GameEnded) -> None:
         return
     pairing_id, competition_id = found
     competition = Competition.objects.select_for_update().get(pk=competition_id)
-    pairing = Pairing.objects.select_for_update().select_related("seat_a", "seat_b").get(
-        pk=pairing_id
+    pairing = (
+        Pairing.objects.select_for_update().select_related("seat_a", "seat_b").get(pk=pairing_id)
     )
     if pairing.decided:
         return
@@ -62,7 +62,9 @@ def _record(pairing: Pairing, game: Game) -> bool:
             return False
         totals = match.totals
         first = match.winner == "A"
-        decide(pairing, (1.0, 0.0) if first else (0.0, 1.0), (totals[0], totals[1]), forfeit=forfeit)
+        decide(
+            pairing, (1.0, 0.0) if first else (0.0, 1.0), (totals[0], totals[1]), forfeit=forfeit
+        )
         return True
     score = game.score or {}
     points = (0.5, 0.5)

@@ -36,7 +36,7 @@ def new_round(competition: Competition, number: int, **extra: object) -> Round:
         competition=competition,
         number=number,
         deadline=now + round_deadline(competition),
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 
@@ -94,11 +94,11 @@ def deal(competition: Competition, pairing: Pairing) -> None:
     }
     game: Game
     if competition.match_target:
-        match = start_match(a.player, b.player, target=competition.match_target, **settings)  # type: ignore[arg-type]
+        match = start_match(a.player, b.player, target=competition.match_target, **settings)
         pairing.match = match
         game = match.games.get()
     else:
-        game = start_game(a.player, b.player, **settings)  # type: ignore[arg-type]
+        game = start_game(a.player, b.player, **settings)
         pairing.game = game
     pairing.save(update_fields=["game", "match"])
     announce(game)

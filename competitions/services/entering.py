@@ -79,7 +79,9 @@ def check_terms(terms: Terms) -> dict[str, Any]:
     if not name or len(name) > NAME_LENGTH:
         raise _bad(_("a name of 1 to %(count)s characters") % {"count": NAME_LENGTH})
     if len(terms.description) > DESCRIPTION_LENGTH:
-        raise _bad(_("a description of at most %(count)s characters") % {"count": DESCRIPTION_LENGTH})
+        raise _bad(
+            _("a description of at most %(count)s characters") % {"count": DESCRIPTION_LENGTH}
+        )
     if terms.format not in Format.values:
         raise _bad(_("format must be one of: %(formats)s") % {"formats": ", ".join(Format.values)})
     if terms.rules not in PRESETS:
@@ -111,7 +113,9 @@ def check_terms(terms: Terms) -> dict[str, Any]:
     if terms.starts_at is not None and terms.starts_at <= timezone.now():
         raise _bad(_("the start date must be in the future"))
     if terms.format == Format.SWISS and terms.rounds not in SWISS_ROUNDS:
-        raise _bad(_("a Swiss tournament has from %(low)s to %(high)s rounds") % SWISS_ROUNDS.words())
+        raise _bad(
+            _("a Swiss tournament has from %(low)s to %(high)s rounds") % SWISS_ROUNDS.words()
+        )
     if terms.match_target is not None and (
         terms.format != Format.KNOCKOUT or terms.match_target not in MATCH_TARGET
     ):
@@ -186,7 +190,9 @@ def _player(username: str) -> User:
     player = User.objects.filter(username__iexact=username, is_active=True).first()
     if player is None:
         raise ServiceError(
-            404, "NO_SUCH_PLAYER", _("there is no player called %(name)s") % {"name": repr(username)}
+            404,
+            "NO_SUCH_PLAYER",
+            _("there is no player called %(name)s") % {"name": repr(username)},
         )
     return player
 
@@ -201,7 +207,9 @@ def visible(user: User | None) -> QuerySet[Competition]:
     ).distinct()
 
 
-def competition_for(competition_id: int, user: User | None, token: str | None = None) -> Competition:
+def competition_for(
+    competition_id: int, user: User | None, token: str | None = None
+) -> Competition:
     """The competition, if ``user`` may see it (or holds its link's token); else 404."""
     found = Competition.objects.filter(pk=competition_id).first()
     if found is not None and token and secrets.compare_digest(token, found.token):
@@ -229,7 +237,9 @@ def enter(competition_id: int, user: User, *, token: str | None = None) -> Entry
         if not (competition.public or invited or holds_link or competition.creator_id == user.pk):
             raise ServiceError(404, "NOT_FOUND", _("no such competition"))
         if level_of(user) and not competition.public:
-            raise ServiceError(409, "NOT_OPEN", _("computer players enter public competitions only"))
+            raise ServiceError(
+                409, "NOT_OPEN", _("computer players enter public competitions only")
+            )
         if competition.status != Competition.Status.OPEN and competition.format != Format.LADDER:
             raise ServiceError(409, "NOT_OPEN", _("this competition is no longer open for entry"))
         if competition.status not in (Competition.Status.OPEN, Competition.Status.RUNNING):

@@ -77,7 +77,9 @@ def challenge(competition_id: int, user: User, target: str) -> Pairing:
             raise ServiceError(
                 409, "BUSY", _("one of you is already playing a challenge on this ladder")
             )
-        if not ladder.may_challenge(order(competition), mine.pk, theirs.pk, reach=competition.reach):
+        if not ladder.may_challenge(
+            order(competition), mine.pk, theirs.pk, reach=competition.reach
+        ):
             raise ServiceError(
                 409,
                 "OUT_OF_REACH",

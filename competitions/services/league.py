@@ -45,11 +45,9 @@ def begin(competition: Competition, number: int, divisions: Sequence[Sequence[in
     telling.round_started(competition, round_, pairings)
 
 
-def end_season(competition: Competition, round_: Round) -> None:
+def end_season(competition: Competition, round_: Round) -> bool:
     """The season's final standings kept per division, the moves made, the next
-    season begun (or the league ended when fewer than two players are left)."""
-    from .running import advance, finish
-
+    season begun; False when fewer than two players are left (the league ends)."""
     season = round_.season
     assert season is not None
     finals: list[list[int]] = []
@@ -70,8 +68,7 @@ def end_season(competition: Competition, round_: Round) -> None:
     staying = [[e for e in division if e in active] for division in moved]
     placed = {e for division in staying for e in division}
     newcomers = [
-        e.pk
-        for e in competition.entries.filter(pk__in=active - placed).order_by("-rating", "pk")
+        e.pk for e in competition.entries.filter(pk__in=active - placed).order_by("-rating", "pk")
     ]
     divisions = league.place_newcomers(
         [d for d in staying if d],
@@ -80,7 +77,6 @@ def end_season(competition: Competition, round_: Round) -> None:
         smallest=smallest_division(competition),
     )
     if sum(len(d) for d in divisions) < 2:
-        finish(competition)
-        return
+        return False
     begin(competition, season.number + 1, [d for d in divisions if d])
-    advance(competition)
+    return True

@@ -74,7 +74,10 @@ def advance(competition: Competition) -> None:
     if competition.format == Format.LEAGUE:
         from .league import end_season
 
-        end_season(competition, round_)
+        if end_season(competition, round_):
+            advance(competition)  # a season of forfeits only is over at once
+        else:
+            finish(competition)
         return
     following: tuple[Round, list[Pairing]] | None = None
     if competition.format == Format.SWISS:

@@ -4,7 +4,7 @@ A finished competition's (a season's) are kept on its entries and read from ther
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -99,10 +99,7 @@ def _read(competition: Competition, division: Division | None = None) -> Table:
                 )
             )
     ranked = rank(system, list(entrants.values()), results, dict(byes))
-    rows = [
-        Row(standing, *names[standing.player])
-        for standing in ranked
-    ]
+    rows = [Row(standing, *names[standing.player]) for standing in ranked]
     return Table(system, TIEBREAKS[system], rows, results, dict(byes))
 
 
@@ -148,9 +145,7 @@ def keep_final(competition: Competition, division: Division | None = None) -> li
         entry.tiebreaks = list(row.standing.tiebreaks)
         entry.played = row.standing.played
         entry.wins = row.standing.wins
-    Entry.objects.bulk_update(
-        entries.values(), ["place", "points", "tiebreaks", "played", "wins"]
-    )
+    Entry.objects.bulk_update(entries.values(), ["place", "points", "tiebreaks", "played", "wins"])
     return rows
 
 
@@ -158,7 +153,7 @@ def swiss_players(competition: Competition) -> list[SwissPlayer]:
     """Every entry as the Swiss pairing reads it: points, opponents, seats and byes so
     far (two queries: the entries and the pairings)."""
     entries = list(competition.entries.all())
-    points: Counter[int] = Counter()
+    points: defaultdict[int, float] = defaultdict(float)
     seats_a: Counter[int] = Counter()
     seats_b: Counter[int] = Counter()
     byes: Counter[int] = Counter()

@@ -25,7 +25,9 @@ def filled(count: int, organiser: User | None = None, **terms: Any) -> Competiti
     ``max_players`` says more."""
     organiser = organiser or User.objects.create_user("organiser", "org@example.com", "pw-org-123")
     terms.setdefault("max_players", count)
-    competition = create_competition(organiser, Terms(name=terms.pop("name", "Autumn cup"), **terms))
+    competition = create_competition(
+        organiser, Terms(name=terms.pop("name", "Autumn cup"), **terms)
+    )
     for player in players(count):
         enter(competition.pk, player)
     competition.refresh_from_db()
