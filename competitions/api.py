@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.validators import RegexValidator
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -16,6 +17,7 @@ from rest_framework.views import APIView
 
 from games.clocks import DAYS_PER_TURN, TimeControl
 from games.engine import PRESETS
+from games.lobby import rules_catalog
 from games.lobby.challenges import MATCH_TARGET, RATING
 from games.models import StopMode
 from lib import fields
@@ -39,15 +41,25 @@ from .services.entering import (
 )
 
 STATUSES = [s.value for s in Competition.Status]
+#: The presets a competition may be played with: the two-player ones.
+TWO_PLAYER_PRESETS = sorted(name for name, rules in PRESETS.items() if rules.seats == 2)
+#: A name: some text that is not only spaces, without a null character.
+NAME = RegexValidator(r"^[^\x00]*[^\s\x00][^\x00]*$")
+NO_NUL = RegexValidator(r"^[^\x00]*$")
 
 
 class CompetitionInSerializer(RequestBody):
-    name = fields.CharField(max_length=NAME_LENGTH, min_length=1)
+    name = fields.CharField(max_length=NAME_LENGTH, min_length=1, validators=[NAME])
     format = serializers.ChoiceField(choices=Format.values)
     description = fields.CharField(
         required=False, default="", allow_blank=True, max_length=DESCRIPTION_LENGTH
     )
-    rules = serializers.ChoiceField(choices=sorted(PRESETS), required=False, default="pagat")
+    rules = serializers.ChoiceField(
+        choices=TWO_PLAYER_PRESETS,
+        required=False,
+        default="pagat",
+        help_text="A two-player preset (GET /api/v1/rules/)",
+    )
     options = serializers.DictField(
         required=False,
         default=dict,
@@ -76,17 +88,20 @@ class CompetitionInSerializer(RequestBody):
         help_text="false: the invited players and the link's holders only",
     )
     invited = serializers.ListField(
-        child=fields.CharField(max_length=150), required=False, default=list, max_length=200
+        child=fields.CharField(max_length=150, validators=[NO_NUL]),
+        required=False,
+        default=list,
+        max_length=200,
+        help_text="Usernames invited to a private competition",
     )
     double = fields.BooleanField(
         required=False, default=False, help_text="Round robin, league: each pair meets twice"
     )
     rounds = fields.IntegerField(
-        required=False, allow_null=True, **SWISS_ROUNDS.field(), help_text="Swiss: its rounds"
+        required=False, **SWISS_ROUNDS.field(), help_text="Swiss (and only Swiss): its rounds"
     )
     match_target = fields.IntegerField(
         required=False,
-        allow_null=True,
         **MATCH_TARGET.field(),
         help_text="Knockout: each tie a match to this many points",
     )
@@ -127,7 +142,7 @@ class CompetitionSerializer(serializers.Serializer[dict[str, Any]]):
     entered = fields.BooleanField(help_text="Whether you have entered it (and not withdrawn)")
 
 
-class EntrySerializer(serializers.Serializer[dict[str, Any]]):
+class CompetitionEntrySerializer(serializers.Serializer[dict[str, Any]]):
     competition = fields.IntegerField()
     player = fields.CharField()
     rating = fields.IntegerField(
@@ -136,7 +151,7 @@ class EntrySerializer(serializers.Serializer[dict[str, Any]]):
     withdrawn = fields.BooleanField()
 
 
-class StandingSerializer(serializers.Serializer[dict[str, Any]]):
+class CompetitionStandingSerializer(serializers.Serializer[dict[str, Any]]):
     rank = fields.IntegerField()
     player = fields.CharField(help_text="The name entered (a deleted account's stays)")
     points = serializers.FloatField()
@@ -149,7 +164,7 @@ class StandingSerializer(serializers.Serializer[dict[str, Any]]):
     division = fields.IntegerField(allow_null=True, help_text="A league's division (1 at the top)")
 
 
-class PairingSerializer(serializers.Serializer[dict[str, Any]]):
+class CompetitionPairingSerializer(serializers.Serializer[dict[str, Any]]):
     round = fields.IntegerField()
     division = fields.IntegerField(allow_null=True)
     seat_a = fields.CharField()
@@ -162,13 +177,13 @@ class PairingSerializer(serializers.Serializer[dict[str, Any]]):
     forfeit = fields.BooleanField()
 
 
-class EnterSerializer(RequestBody):
+class CompetitionEnterSerializer(RequestBody):
     token = fields.CharField(
         required=False, max_length=64, help_text="A private competition's link token"
     )
 
 
-class ChallengeSerializer(RequestBody):
+class LadderChallengeSerializer(RequestBody):
     opponent = fields.CharField(max_length=150, help_text="A player up to `reach` places above you")
 
 
@@ -351,7 +366,7 @@ class CompetitionDetailApi(APIView):
 
 def _entry(competition_id: int, user: User) -> dict[str, Any]:
     entry = Entry.objects.filter(competition_id=competition_id, player=user).first()
-    return EntrySerializer(
+    return CompetitionEntrySerializer(
         {
             "competition": competition_id,
             "player": user.get_username(),
@@ -363,13 +378,13 @@ def _entry(competition_id: int, user: User) -> dict[str, Any]:
 
 class EnterApi(APIView):
     @extend_schema(
-        request=EnterSerializer,
-        responses={201: EntrySerializer, **errors(400, 404, 409, 413)},
+        request=CompetitionEnterSerializer,
+        responses={201: CompetitionEntrySerializer, **errors(400, 404, 409, 413)},
         examples=[NO_BODY],
         summary="Enter a competition (one that starts when full starts with its last entry)",
     )
     def post(self, request: Request, competition_id: int) -> Response:
-        data = EnterSerializer(data=request.data)
+        data = CompetitionEnterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = player_of(request)
         entering.enter(competition_id, user, token=data.validated_data.get("token"))
@@ -379,7 +394,7 @@ class EnterApi(APIView):
 class WithdrawApi(APIView):
     @extend_schema(
         request=NoBody,
-        responses={200: EntrySerializer, **errors(400, 404, 409, 413)},
+        responses={200: CompetitionEntrySerializer, **errors(400, 404, 409, 413)},
         examples=[NO_BODY],
         summary="Withdraw: before the start the entry goes; after it your games are resigned",
     )
@@ -395,7 +410,7 @@ class StandingsApi(ListApi):
 
     @extend_schema(
         parameters=[TOKEN],
-        responses={200: StandingSerializer(many=True), **errors(400, 404)},
+        responses={200: CompetitionStandingSerializer(many=True), **errors(400, 404)},
         summary="Standings with their tie-breaks (a league: this season's, division by division)",
     )
     def get(self, request: Request, competition_id: int) -> Response:
@@ -407,7 +422,7 @@ class StandingsApi(ListApi):
 
 
 def _standing(row: standings.Row, table: standings.Table, level: int | None) -> dict[str, Any]:
-    return StandingSerializer(
+    return CompetitionStandingSerializer(
         {
             "rank": row.standing.rank,
             "player": row.name,
@@ -429,7 +444,7 @@ class PairingsApi(ListApi):
             TOKEN,
             OpenApiParameter("round", int, required=False, description="One round only"),
         ],
-        responses={200: PairingSerializer(many=True), **errors(400, 404)},
+        responses={200: CompetitionPairingSerializer(many=True), **errors(400, 404)},
         summary="Each round's pairings, with their games and results, latest round first",
     )
     def get(self, request: Request, competition_id: int) -> Response:
@@ -448,7 +463,7 @@ class PairingsApi(ListApi):
 
 
 def _pairing(pairing: Pairing) -> dict[str, Any]:
-    return PairingSerializer(
+    return CompetitionPairingSerializer(
         {
             "round": pairing.round.number,
             "division": pairing.division.level if pairing.division else None,
@@ -466,15 +481,52 @@ def _pairing(pairing: Pairing) -> dict[str, Any]:
 
 class LadderChallengeApi(APIView):
     @extend_schema(
-        request=ChallengeSerializer,
-        responses={201: PairingSerializer, **errors(400, 404, 409, 413)},
+        request=LadderChallengeSerializer,
+        responses={201: CompetitionPairingSerializer, **errors(400, 404, 409, 413)},
         examples=[OpenApiExample("Up the ladder", value={"opponent": "bob"}, request_only=True)],
         summary="A ladder: challenge a player above you; the game is dealt at once",
     )
     def post(self, request: Request, competition_id: int) -> Response:
-        data = ChallengeSerializer(data=request.data)
+        data = LadderChallengeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         pairing = ladder.challenge(
             competition_id, player_of(request), data.validated_data["opponent"]
         )
         return Response(_pairing(pairing), status=201)
+
+
+def competition_request_body(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """What a competition's body says beyond its serializer (drf-spectacular's
+    postprocessing hook): the rule options the engine declares, a Swiss's rounds,
+    a knockout's match target only for a knockout."""
+    schemas = result.get("components", {}).get("schemas", {})
+    body = schemas.get("CompetitionInRequest")
+    if body is None:
+        return result
+    body["properties"]["options"] = {
+        "type": "object",
+        "additionalProperties": False,
+        "description": body["properties"]["options"].get("description", ""),
+        "properties": {
+            option.name: {"enum": list(option.values), "description": option.description}
+            for option in rules_catalog.options()
+        },
+    }
+    body["allOf"] = [
+        {
+            "anyOf": [
+                {"properties": {"format": {"enum": ["swiss"]}}, "required": ["rounds"]},
+                {
+                    "properties": {"format": {"not": {"enum": ["swiss"]}}},
+                    "not": {"required": ["rounds"]},
+                },
+            ]
+        },
+        {
+            "anyOf": [
+                {"properties": {"format": {"enum": ["knockout"]}}},
+                {"not": {"required": ["match_target"]}},
+            ]
+        },
+    ]
+    return result

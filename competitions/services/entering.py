@@ -109,9 +109,9 @@ def check_terms(terms: Terms) -> dict[str, Any]:
     if terms.max_players not in PLAYERS or terms.min_players not in PLAYERS:
         raise _bad(_("from %(low)s to %(high)s players") % PLAYERS.words())
     if terms.min_players > terms.max_players:
-        raise _bad(_("min_players is more than max_players"))
+        raise ServiceError(409, "TERMS_CLASH", _("min_players is more than max_players"))
     if terms.starts_at is not None and terms.starts_at <= timezone.now():
-        raise _bad(_("the start date must be in the future"))
+        raise ServiceError(409, "START_PASSED", _("the start date must be in the future"))
     if terms.format == Format.SWISS and terms.rounds not in SWISS_ROUNDS:
         raise _bad(
             _("a Swiss tournament has from %(low)s to %(high)s rounds") % SWISS_ROUNDS.words()
@@ -127,9 +127,11 @@ def check_terms(terms: Terms) -> dict[str, Any]:
         if terms.division_size not in DIVISION_SIZE:
             raise _bad(_("a division has from %(low)s to %(high)s players") % DIVISION_SIZE.words())
         if terms.promoted not in PROMOTED or 2 * terms.promoted > terms.division_size:
-            raise _bad(
+            raise ServiceError(
+                409,
+                "TERMS_CLASH",
                 _("from %(low)s to %(high)s players move up and down, at most half a division")
-                % PROMOTED.words()
+                % PROMOTED.words(),
             )
     if terms.reach not in REACH:
         raise _bad(_("a ladder's reach is from %(low)s to %(high)s places") % REACH.words())
@@ -212,11 +214,16 @@ def competition_for(
 ) -> Competition:
     """The competition, if ``user`` may see it (or holds its link's token); else 404."""
     found = Competition.objects.filter(pk=competition_id).first()
-    if found is not None and token and secrets.compare_digest(token, found.token):
+    if found is not None and token and same_token(token, found.token):
         return found
     if found is None or not visible(user).filter(pk=competition_id).exists():
         raise ServiceError(404, "NOT_FOUND", _("no such competition"))
     return found
+
+
+def same_token(given: str, kept: str) -> bool:
+    """Compared in constant time, as bytes (any text may come in a query string)."""
+    return secrets.compare_digest(given.encode(), kept.encode())
 
 
 def _locked(competition_id: int) -> Competition:
@@ -233,7 +240,7 @@ def enter(competition_id: int, user: User, *, token: str | None = None) -> Entry
     with transaction.atomic():
         competition = _locked(competition_id)
         invited = competition.invited.filter(pk=user.pk).exists()
-        holds_link = bool(token) and secrets.compare_digest(token or "", competition.token)
+        holds_link = bool(token) and same_token(token or "", competition.token)
         if not (competition.public or invited or holds_link or competition.creator_id == user.pk):
             raise ServiceError(404, "NOT_FOUND", _("no such competition"))
         if level_of(user) and not competition.public:
