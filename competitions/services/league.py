@@ -37,7 +37,7 @@ def begin(competition: Competition, number: int, divisions: Sequence[Sequence[in
     pairings = []
     for level, members in enumerate(divisions, start=1):
         division = Division.objects.create(season=season, level=level, members=list(members))
-        Entry.objects.filter(pk__in=members).update(position=level, place=None)
+        Entry.objects.filter(pk__in=members).update(position=level)
         tables = roundrobin.rounds(list(members), double=competition.double)
         pairings += pair(
             competition, round_, [game for table in tables for game in table], division
