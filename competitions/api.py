@@ -220,6 +220,43 @@ EXAMPLE = {
 }
 
 
+ENTRY_EXAMPLE = OpenApiExample(
+    "Entered",
+    value={"competition": 7, "player": "alice", "rating": 1612, "withdrawn": False},
+    response_only=True,
+)
+STANDING_EXAMPLE = OpenApiExample(
+    "A line of the standings",
+    value={
+        "rank": 1,
+        "player": "alice",
+        "points": 3.5,
+        "played": 4,
+        "wins": 3,
+        "tiebreaks": {"buchholz": 9.0, "sonneborn_berger": 7.25, "direct": 0.0, "count": 412},
+        "withdrawn": False,
+        "division": None,
+    },
+    response_only=True,
+)
+PAIRING_EXAMPLE = OpenApiExample(
+    "A pairing",
+    value={
+        "round": 2,
+        "division": None,
+        "seat_a": "alice",
+        "seat_b": "bob",
+        "bye": False,
+        "game": 42,
+        "match": None,
+        "points_a": 1.0,
+        "points_b": 0.0,
+        "forfeit": False,
+    },
+    response_only=True,
+)
+
+
 def _out(competition: Competition, user: User | None) -> dict[str, Any]:
     active = competition.entries.filter(withdrawn_at__isnull=True)
     return CompetitionSerializer(
@@ -380,7 +417,7 @@ class EnterApi(APIView):
     @extend_schema(
         request=CompetitionEnterSerializer,
         responses={201: CompetitionEntrySerializer, **errors(400, 404, 409, 413)},
-        examples=[NO_BODY],
+        examples=[NO_BODY, ENTRY_EXAMPLE],
         summary="Enter a competition (one that starts when full starts with its last entry)",
     )
     def post(self, request: Request, competition_id: int) -> Response:
@@ -395,7 +432,7 @@ class WithdrawApi(APIView):
     @extend_schema(
         request=NoBody,
         responses={200: CompetitionEntrySerializer, **errors(400, 404, 409, 413)},
-        examples=[NO_BODY],
+        examples=[NO_BODY, ENTRY_EXAMPLE],
         summary="Withdraw: before the start the entry goes; after it your games are resigned",
     )
     def post(self, request: Request, competition_id: int) -> Response:
@@ -411,6 +448,7 @@ class StandingsApi(ListApi):
     @extend_schema(
         parameters=[TOKEN],
         responses={200: CompetitionStandingSerializer(many=True), **errors(400, 404)},
+        examples=[STANDING_EXAMPLE],
         summary="Standings with their tie-breaks (a league: this season's, division by division)",
     )
     def get(self, request: Request, competition_id: int) -> Response:
@@ -445,6 +483,7 @@ class PairingsApi(ListApi):
             OpenApiParameter("round", int, required=False, description="One round only"),
         ],
         responses={200: CompetitionPairingSerializer(many=True), **errors(400, 404)},
+        examples=[PAIRING_EXAMPLE],
         summary="Each round's pairings, with their games and results, latest round first",
     )
     def get(self, request: Request, competition_id: int) -> Response:
@@ -483,7 +522,10 @@ class LadderChallengeApi(APIView):
     @extend_schema(
         request=LadderChallengeSerializer,
         responses={201: CompetitionPairingSerializer, **errors(400, 404, 409, 413)},
-        examples=[OpenApiExample("Up the ladder", value={"opponent": "bob"}, request_only=True)],
+        examples=[
+            OpenApiExample("Up the ladder", value={"opponent": "bob"}, request_only=True),
+            PAIRING_EXAMPLE,
+        ],
         summary="A ladder: challenge a player above you; the game is dealt at once",
     )
     def post(self, request: Request, competition_id: int) -> Response:

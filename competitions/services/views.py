@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
 from ..models import Competition, Entry, Format, Pairing, Season
+from ..formats.standings import Standing
 from . import standings
 
 #: The tie-breaks' column headings (docs/competitions.md says what each is).
@@ -80,6 +81,7 @@ def page_context(competition: Competition, user: User | None) -> dict[str, Any]:
             (e for e in entries if e.position is not None and e.withdrawn_at is None),
             key=lambda e: e.position or 0,
         )
+        context["tables"].append((None, ladder_table(competition, context["ladder"]), [], []))
     elif competition.format == Format.LEAGUE:
         season = Season.objects.filter(competition=competition).order_by("-number").first()
         if season is not None:
@@ -94,6 +96,31 @@ def page_context(competition: Competition, user: User | None) -> dict[str, Any]:
         crossed = crosstable(table) if competition.format == Format.ROUND_ROBIN else []
         context["tables"].append((None, table, crossed, [names[t] for t in table.tiebreaks]))
     return context
+
+
+def ladder_table(competition: Competition, ladder: list[Entry]) -> standings.Table:
+    """A ladder's standings: its order (the rank is the place on it), with each
+    player's challenges played, won and their points beside."""
+    played = {row.standing.player: row.standing for row in standings.table(competition).rows}
+    rows = []
+    for entry in ladder:
+        got = played.get(entry.pk)
+        rows.append(
+            standings.Row(
+                Standing(
+                    player=entry.pk,
+                    rank=entry.position or 0,
+                    played=got.played if got else 0,
+                    wins=got.wins if got else 0,
+                    points=got.points if got else 0.0,
+                    tiebreaks=(),
+                ),
+                entry.name,
+                entry.player.get_username() if entry.player else None,
+                False,
+            )
+        )
+    return standings.Table("ladder", (), rows, [], {})
 
 
 def entry_of(competition: Competition, user: User) -> Entry | None:
