@@ -11,8 +11,8 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
-from ..models import Competition, Entry, Format, Pairing, Season
 from ..formats.standings import Standing
+from ..models import Competition, Entry, Format, Pairing, Season
 from . import standings
 
 #: The tie-breaks' column headings (docs/competitions.md says what each is).

@@ -55,7 +55,7 @@ def random_turn(game: Game, rng: random.Random) -> bool:
     if mover is None or level_of(mover):
         return False
     position = position_of(game)
-    start, moves = position.turns, []
+    start, moves = position.turns, list[str]()
     while position.turns == start and not position.is_over and len(moves) < 400:
         legal = [str(move) for move in position.legal_moves()]
         home = [move for move in legal if "-F" in move]

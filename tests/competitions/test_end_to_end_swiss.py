@@ -7,8 +7,8 @@ recomputation from the games' results."""
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User

@@ -20,6 +20,7 @@ from games.models import Game
 from games.play.happenings import GameEnded
 from games.play.store import engine_game
 from games.play.sweep import due_deadlines
+from lib.errors import ServiceError
 
 from .entrants import filled, lose, open_games, play_out, players
 
@@ -154,7 +155,7 @@ def test_terms_that_cannot_be_played_are_refused(terms: dict[str, Any], code: st
     values = {"name": "Cup", "format": "round_robin", **terms}
     if "options" in values:
         values["rule_options"] = values.pop("options")
-    with pytest.raises(entering.ServiceError) as refused:
+    with pytest.raises(ServiceError) as refused:
         entering.create_competition(maker, entering.Terms(**values))
     assert refused.value.code == code
 
@@ -166,7 +167,7 @@ def test_a_player_makes_at_most_three_at_once_and_staff_without_limit() -> None:
     for n in range(3):
         entering.create_competition(maker, entering.Terms(name=f"Cup {n}", rounds=3))
         entering.create_competition(staff, entering.Terms(name=f"Staff {n}", rounds=3))
-    with pytest.raises(entering.ServiceError) as refused:
+    with pytest.raises(ServiceError) as refused:
         entering.create_competition(maker, entering.Terms(name="One more", rounds=3))
     assert refused.value.code == "TOO_MANY_COMPETITIONS"
     assert entering.create_competition(staff, entering.Terms(name="More", rounds=3)).by_staff
@@ -183,18 +184,18 @@ def test_entry_is_refused_when_full_out_of_range_or_private() -> None:
     entering.enter(full.pk, alice)
     entering.enter(full.pk, bob)
     entering.enter(full.pk, carol)
-    with pytest.raises(entering.ServiceError, match="full"):
+    with pytest.raises(ServiceError, match="full"):
         entering.enter(full.pk, maker)
     strong = entering.create_competition(
         maker, entering.Terms(name="Strong", rounds=2, min_rating=1800)
     )
-    with pytest.raises(entering.ServiceError) as low:
+    with pytest.raises(ServiceError) as low:
         entering.enter(strong.pk, alice)
     assert low.value.code == "RATING_OUT_OF_RANGE"
     private = entering.create_competition(
         maker, entering.Terms(name="Friends", rounds=2, public=False, invited=[bob.username])
     )
-    with pytest.raises(entering.ServiceError) as hidden:
+    with pytest.raises(ServiceError) as hidden:
         entering.enter(private.pk, alice)
     assert hidden.value.status == 404
     entering.enter(private.pk, bob)
