@@ -14,6 +14,7 @@ from games.engine import revealed_view, seed_commitment, view
 from games.notify import mail_play
 from games.pages.access import watchable, watched_game
 from games.pages.board import build_board
+from games.pages.playback import MOST_MOVES, played_out
 from games.pages.table import readable_messages
 from games.play import selectors
 from games.play.store import engine_game
@@ -40,10 +41,21 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     raw = request.GET.get("step", "")
     step = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 9 else first
     step = min(max(step, first), last)
-    if finished:
-        seen = revealed_view(engine.position_at(step))
+    end = min(last, step + MOST_MOVES)  # the steps the page plays out from this one
+    if finished:  # one pass over the record: ``index`` leads to step ``index + 1``
+        views = [] if step else [revealed_view(engine.position_at(0))]
+        for index, _entry, position in engine.steps():
+            if index + 1 >= step:
+                views.append(revealed_view(position))
+            if index + 1 >= end:
+                break
     else:  # events between moves change no card: the table after the move before
-        seen = view(recent[max(s for s in recent if s <= step)], seat) if recent else {}
+        views = [
+            view(recent[max(s for s in recent if s <= at)], seat)
+            for at in range(step, end + 1)
+            if recent
+        ]
+    seen = views[0] if views else {}
     names = game.names()
     starter = None if game.starter is None else game.letters[game.starter]
     previous = next((entry for entry in log if entry["index"] == step - 1), None)
@@ -60,6 +72,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             said.setdefault(message["ply"], []).append(message)
     for entry in log:
         entry["said"] = said.get(entry["index"] + 1, [])
+    moved = {entry["index"]: entry["move"] for entry in log}
+    played = [moved.get(index, "") for index in range(step, end)]
     context = {
         "game": game,
         "board": board,
@@ -86,6 +100,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         ),
         "result": result_line(game, seat),
         "plays_by_mail": seat is not None and mail_play.plays_by_mail(game, seat),
+        "replaying": True,
+        "turn_frames": played_out(views, played, names) if played else [],
     }
     return render(request, "games/replay.html", context)
 

@@ -125,7 +125,11 @@ def check_pages(
             checked[seat].add(step)
             html = client.get(f"/games/{game.pk}/replay/", {"step": step}).text
             assert f"Step {step} of {game.ply}" in html
-            assert leaks(html, positions[step], seat) == [], f"replay step {step}"
+            page, frames = turn_frames_of(html)
+            assert leaks(page, positions[step], seat) == [], f"replay step {step}"
+            # The steps after it, played out: each frame as the seat saw the table then.
+            for k, frame in enumerate(frames):
+                assert leaks(frame, positions[step + k], seat) == [], f"replay {step}+{k}"
 
 
 def drawn(html: str) -> Counter[str]:

@@ -62,9 +62,13 @@ def spectator_leaks(html: str, position: Position) -> list[str]:
     return problems + named_face_down(html, position, seen)
 
 
-def frame_leaks(html: str, game: Game, positions: list[Position]) -> list[str]:
-    """What the last turn's frames show beyond what a spectator saw at each step."""
-    start = game.ply - len(current_turn_of(game)) - len(last_turn_of(game)["moves"])
+def frame_leaks(
+    html: str, game: Game, positions: list[Position], start: int | None = None
+) -> list[str]:
+    """What the frames played out show beyond what a spectator saw at each step: the
+    last turn's on the game page, the replay's from ``start``, the step it shows."""
+    if start is None:
+        start = game.ply - len(current_turn_of(game)) - len(last_turn_of(game)["moves"])
     return [
         f"frame {k}: {problem}"
         for k, frame in enumerate(turn_frames_of(html)[1])
@@ -123,7 +127,8 @@ def test_a_spectator_sees_no_face_down_card_and_no_message_over_a_whole_game(
             checked.add(step)
             html = watchers[0].get(f"/games/{game.pk}/replay/", {"step": step}).text
             assert f"Step {step} of {game.ply}" in html
-            assert spectator_leaks(html, positions[step]) == [], f"replay step {step}"
+            assert spectator_leaks(turn_frames_of(html)[0], positions[step]) == [], step
+            assert frame_leaks(html, game, positions, start=step) == [], f"replay {step}"
             assert "secret note" not in html
 
     check()

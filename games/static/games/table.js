@@ -145,6 +145,7 @@
   // focus anywhere it was not.
   function swap(html, kept, quietly) {
     if (show) show.cancel(); // the table it played on is replaced
+    show = null;
     selected = null;
     game.innerHTML = html;
     putBack(kept);
@@ -232,18 +233,15 @@
     play(move);
   });
 
-  // The last turn played out (games/pages/playback.py): the piles it touched go back to
-  // how they were before it, then each move's piles come in turn, a card that changed
-  // piles travelling from where it was; a counter, pause, a step and a skip to the end.
-  // Once a turn in this browser; with reduced motion never (the moves are listed).
-  const MOVE_MS = 300;
+  // The last turn played out (games/static/games/playback.js), once a turn in this
+  // browser; with reduced motion never (the table shows its end, the moves are listed).
   const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
   let show = null; // the playback under way: { cancel, finish }
 
   function playOut() {
     const template = document.getElementById("turn-frames");
     const bar = document.getElementById("playback");
-    if (!template || !bar) return;
+    if (!template || !bar || !window.rbankPlayback) return;
     const key = `rbank-turn-seen-${game.dataset.game}`;
     try {
       if (localStorage.getItem(key) === bar.dataset.turn) return;
@@ -252,95 +250,13 @@
       // No storage: the turn plays each time the page opens.
     }
     if (reducedMotion.matches) return;
-    const frames = [...template.content.children];
-    const moves = frames.length - 1;
-    const real = new Map(); // each pile's own element on the table, put back at the end
-    for (const frame of frames) {
-      for (const pile of frame.children) {
-        const own = document.getElementById(pile.id);
-        if (own && !real.has(pile.id)) real.set(pile.id, own);
-      }
-    }
-    const wrap = game.querySelector(".table-wrap");
-    const count = document.getElementById("playback-count");
-    const shown = document.getElementById("playback-move");
-    const pause = document.getElementById("playback-pause");
-    let at = 0;
-    let timer = null;
-    let paused = false;
-
-    function put(frame) {
-      const from = []; // [code, pile id, place] of the cards about to be replaced
-      for (const pile of frame.children) {
-        const current = document.getElementById(pile.id);
-        if (!current) continue;
-        for (const card of current.querySelectorAll("[data-card]")) {
-          from.push([card.dataset.card, pile.id, card.getBoundingClientRect()]);
-        }
-      }
-      for (const pile of frame.children) {
-        const current = document.getElementById(pile.id);
-        if (!current) continue;
-        const copy = pile.cloneNode(true);
-        current.replaceWith(copy);
-        for (const card of copy.querySelectorAll("[data-card]")) {
-          const code = card.dataset.card;
-          if (from.some(([c, id]) => c === code && id === pile.id)) continue; // it was here
-          const origin = from.find(([c]) => c === code);
-          if (!origin) continue;
-          const place = card.getBoundingClientRect();
-          const dx = origin[2].left - place.left;
-          const dy = origin[2].top - place.top;
-          card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], {
-            duration: MOVE_MS * 0.8,
-            easing: "ease-out",
-          });
-        }
-      }
-    }
-    function label() {
-      count.textContent = fill(count.dataset.words, { number: at, count: moves });
-      shown.textContent = frames[at].dataset.move;
-    }
-    function cancel() {
-      window.clearTimeout(timer);
-      show = null;
-    }
-    function finish() {
-      cancel();
-      for (const [id, own] of real) {
-        const current = document.getElementById(id);
-        if (current && current !== own) current.replaceWith(own);
-      }
-      if (wrap) wrap.classList.remove("playing");
-      bar.hidden = true;
-    }
-    function next() {
-      if (at >= moves) return finish();
-      at += 1;
-      put(frames[at]);
-      label();
-      if (!paused) timer = window.setTimeout(next, at >= moves ? 2 * MOVE_MS : MOVE_MS);
-    }
-    pause.addEventListener("click", () => {
-      paused = !paused;
-      pause.textContent = paused ? pause.dataset.play : pause.dataset.pause;
-      window.clearTimeout(timer);
-      if (!paused) next();
+    show = window.rbankPlayback({
+      template,
+      bar,
+      wrap: game.querySelector(".table-wrap"),
+      restore: true,
+      onEnd: () => { show = null; },
     });
-    document.getElementById("playback-step").addEventListener("click", () => {
-      paused = true;
-      pause.textContent = pause.dataset.play;
-      window.clearTimeout(timer);
-      next();
-    });
-    document.getElementById("playback-skip").addEventListener("click", finish);
-    show = { cancel, finish };
-    if (wrap) wrap.classList.add("playing");
-    put(frames[0]);
-    label();
-    bar.hidden = false;
-    timer = window.setTimeout(next, MOVE_MS);
   }
 
   // The table as the server has it now, if the game has moved on since this page's
