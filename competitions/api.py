@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.validators import RegexValidator
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -332,7 +333,9 @@ class CompetitionListApi(ListApi):
         if status is not None:
             if status not in STATUSES:
                 raise ServiceError(
-                    400, "BAD_REQUEST", f"status must be one of: {', '.join(STATUSES)}"
+                    400,
+                    "BAD_REQUEST",
+                    _("status must be one of: %(statuses)s") % {"statuses": ", ".join(STATUSES)},
                 )
             found = found.filter(status=status)
         user = _viewer(request)
@@ -496,7 +499,7 @@ class PairingsApi(ListApi):
         number = request.query_params.get("round")
         if number is not None:
             if not (number.isascii() and number.isdigit() and len(number) < 6):
-                raise ServiceError(400, "BAD_REQUEST", "round must be a whole number")
+                raise ServiceError(400, "BAD_REQUEST", _("round must be a whole number"))
             found = found.filter(round__number=int(number))
         return self.page(request, found, _pairing)
 

@@ -62,6 +62,9 @@ def competition_page(request: HttpRequest, competition_id: int) -> HttpResponse:
         raise Http404("no such competition") from None
     context: dict[str, Any] = views.page_context(competition, _user(request))
     context["token"] = token or ""
+    context["invitation_link"] = request.build_absolute_uri(
+        f"/competitions/{competition.pk}/?token={competition.token}"
+    )
     return render(request, "competitions/competition.html", context)
 
 
