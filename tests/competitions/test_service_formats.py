@@ -146,7 +146,7 @@ def test_a_game_ended_told_twice_is_counted_once() -> None:
     [
         ({"rules": "three-player"}, "TWO_PLAYER_RULES_ONLY"),
         ({"format": "swiss", "rounds": None}, "BAD_REQUEST"),
-        ({"min_players": 8, "max_players": 4}, "BAD_REQUEST"),
+        ({"min_players": 8, "max_players": 4}, "TERMS_CLASH"),
         ({"options": {"no_such_option": True}}, "BAD_REQUEST"),
     ],
 )
