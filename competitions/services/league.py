@@ -59,7 +59,10 @@ def end_season(competition: Competition, round_: Round) -> bool:
         telling.finished(competition, rows, season=season.number, division=division.level)
     season.finished_at = timezone.now()
     season.save(update_fields=["finished_at"])
-    moved = league.season_moves(finals, up=competition.promoted, down=competition.promoted)
+    moves = min(competition.promoted, *(len(d) // 2 for d in finals)) if len(finals) > 1 else 0
+    # A division left too small (its places taken by newcomers beyond size, say) moves
+    # fewer: as many as every division can send both ways.
+    moved = league.season_moves(finals, up=moves, down=moves)
     active = set(
         competition.entries.filter(withdrawn_at__isnull=True, player__isnull=False).values_list(
             "pk", flat=True
