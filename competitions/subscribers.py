@@ -35,7 +35,9 @@ def game_ended(happening: GameEnded) -> None:
     pairing_id, competition_id = found
     competition = Competition.objects.select_for_update().get(pk=competition_id)
     pairing = (
-        Pairing.objects.select_for_update().select_related("seat_a", "seat_b").get(pk=pairing_id)
+        Pairing.objects.select_for_update(of=("self",))
+        .select_related("seat_a", "seat_b")
+        .get(pk=pairing_id)
     )
     if pairing.decided:
         return
