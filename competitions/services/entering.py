@@ -39,6 +39,9 @@ DIVISION_SIZE = Bounds(4, 12)
 PROMOTED = Bounds(1, 4)
 REACH = Bounds(1, 20)
 NAME_LENGTH = 80
+#: The formats a player may join while they run: at a ladder's bottom, in a league's
+#: lowest division next season.
+JOIN_RUNNING = (Format.LADDER, Format.LEAGUE)
 DESCRIPTION_LENGTH = 2000
 
 
@@ -204,9 +207,11 @@ def visible(user: User | None) -> QuerySet[Competition]:
     made, are invited to or entered."""
     if user is None or not user.is_authenticated:
         return Competition.objects.filter(public=True)
-    return Competition.objects.filter(
+    theirs = Competition.objects.filter(
         Q(public=True) | Q(creator=user) | Q(invited=user) | Q(entries__player=user)
-    ).distinct()
+    ).values("pk")
+    # By id, without the joins: a count annotated on the result counts every entry.
+    return Competition.objects.filter(pk__in=theirs)
 
 
 def competition_for(
@@ -247,7 +252,7 @@ def enter(competition_id: int, user: User, *, token: str | None = None) -> Entry
             raise ServiceError(
                 409, "NOT_OPEN", _("computer players enter public competitions only")
             )
-        if competition.status != Competition.Status.OPEN and competition.format != Format.LADDER:
+        if competition.status != Competition.Status.OPEN and competition.format not in JOIN_RUNNING:
             raise ServiceError(409, "NOT_OPEN", _("this competition is no longer open for entry"))
         if competition.status not in (Competition.Status.OPEN, Competition.Status.RUNNING):
             raise ServiceError(409, "NOT_OPEN", _("this competition is no longer open for entry"))
@@ -268,10 +273,12 @@ def enter(competition_id: int, user: User, *, token: str | None = None) -> Entry
         entry = Entry.objects.create(
             competition=competition, player=user, name=user.get_username(), rating=rating
         )
-        if competition.format == Format.LADDER and competition.status == Competition.Status.RUNNING:
-            from .ladder import join_running_ladder
+        if competition.status == Competition.Status.RUNNING:
+            if competition.format == Format.LADDER:
+                from .ladder import join_running_ladder
 
-            join_running_ladder(competition, entry)
+                join_running_ladder(competition, entry)
+            # A league's newcomer waits for the next season (services.league).
         elif competition.starts_at is None and count + 1 == competition.max_players:
             start(competition)
         return entry

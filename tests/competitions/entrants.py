@@ -20,15 +20,19 @@ def players(count: int, prefix: str = "p") -> list[User]:
     ]
 
 
-def filled(count: int, organiser: User | None = None, **terms: Any) -> Competition:
+def filled(
+    count: int, organiser: User | None = None, prefix: str = "p", **terms: Any
+) -> Competition:
     """A competition with ``count`` players entered; it starts when full unless
     ``max_players`` says more."""
-    organiser = organiser or User.objects.create_user("organiser", "org@example.com", "pw-org-123")
+    organiser = organiser or User.objects.create_user(
+        "organiser" if prefix == "p" else f"{prefix}-organiser", "org@example.com", "pw-org-123"
+    )
     terms.setdefault("max_players", count)
     competition = create_competition(
         organiser, Terms(name=terms.pop("name", "Autumn cup"), **terms)
     )
-    for player in players(count):
+    for player in players(count, prefix):
         enter(competition.pk, player)
     competition.refresh_from_db()
     return competition

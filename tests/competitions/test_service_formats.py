@@ -266,3 +266,20 @@ def test_the_standings_of_a_thousand_players_are_one_query(django_assert_num_que
     with django_assert_num_queries(1):
         table = standings.table(event)
     assert len(table.rows) == 1000 and [row.standing.rank for row in table.rows[:3]] == [1, 2, 3]
+
+
+def test_a_newcomer_joins_a_running_league_next_season_and_a_ladder_at_once() -> None:
+    league = filled(4, format="league", division_size=4, promoted=1, max_players=4)
+    Competition.objects.filter(pk=league.pk).update(max_players=6)
+    (late,) = players(1, "late")
+    newcomer = entering.enter(league.pk, late)
+    assert Season.objects.filter(competition=league).count() == 1  # not started again
+    for game in open_games(league):
+        lose(game)
+    newest = Season.objects.get(competition=league, number=2)
+    assert newcomer.pk in [m for d in newest.divisions.all() for m in d.members]
+    ladder_event = filled(2, prefix="q", format="ladder")
+    Competition.objects.filter(pk=ladder_event.pk).update(max_players=4)
+    joined = entering.enter(ladder_event.pk, players(1, "lad")[0])
+    joined.refresh_from_db()
+    assert joined.position == 3
