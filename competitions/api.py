@@ -179,6 +179,11 @@ class CompetitionPairingSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class CompetitionEnterSerializer(RequestBody):
+    computer = serializers.ChoiceField(
+        choices=["easy", "medium", "strong"],
+        required=False,
+        help_text="Its maker enters a computer player of this level instead of themselves",
+    )
     token = fields.CharField(
         required=False, max_length=64, help_text="A private competition's link token"
     )
@@ -419,14 +424,23 @@ def _entry(competition_id: int, user: User) -> dict[str, Any]:
 class EnterApi(APIView):
     @extend_schema(
         request=CompetitionEnterSerializer,
-        responses={201: CompetitionEntrySerializer, **errors(400, 404, 409, 413)},
-        examples=[NO_BODY, ENTRY_EXAMPLE],
+        responses={201: CompetitionEntrySerializer, **errors(400, 403, 404, 409, 413)},
+        examples=[
+            NO_BODY,
+            OpenApiExample("A computer player", value={"computer": "medium"}, request_only=True),
+            ENTRY_EXAMPLE,
+        ],
         summary="Enter a competition (one that starts when full starts with its last entry)",
     )
     def post(self, request: Request, competition_id: int) -> Response:
         data = CompetitionEnterSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         user = player_of(request)
+        level = data.validated_data.get("computer")
+        if level:
+            entry = entering.enter_computer(competition_id, user, level)
+            assert entry.player is not None
+            return Response(_entry(competition_id, entry.player), status=201)
         entering.enter(competition_id, user, token=data.validated_data.get("token"))
         return Response(_entry(competition_id, user), status=201)
 

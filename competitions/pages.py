@@ -93,7 +93,10 @@ def act(request: HttpRequest, competition_id: int, action: str) -> HttpResponse:
     assert user is not None
     token = request.POST.get("token") or None
     try:
-        if action == "enter":
+        if action == "enter" and request.POST.get("computer"):
+            entry = entering.enter_computer(competition_id, user, request.POST["computer"])
+            messages.success(request, _("%(name)s has entered.") % {"name": entry.name})
+        elif action == "enter":
             entering.enter(competition_id, user, token=token)
             messages.success(request, _("You have entered."))
         elif action == "withdraw":
@@ -104,7 +107,7 @@ def act(request: HttpRequest, competition_id: int, action: str) -> HttpResponse:
             if pairing.game_id is not None:
                 return redirect("game", game_id=pairing.game_id)
     except ServiceError as exc:
-        if exc.status == 404:
+        if exc.status == 404 and exc.code == "NOT_FOUND":
             raise Http404("no such competition") from None
         messages.error(request, exc.message)
     url = f"/competitions/{competition_id}/"

@@ -19,7 +19,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.bots import bot_level_of, bot_player, level_of
+from accounts.bots import BOT_PLAYERS, bot_level_of, bot_player, level_of
 from games.clocks import TimeControl
 from games.engine import PRESETS
 from games.engine.rules import rules_from_document
@@ -282,6 +282,19 @@ def enter(competition_id: int, user: User, *, token: str | None = None) -> Entry
         elif competition.starts_at is None and count + 1 == competition.max_players:
             start(competition)
         return entry
+
+
+def enter_computer(competition_id: int, by: User, level: str) -> Entry:
+    """The competition's maker (or staff) enters a computer player of ``level`` (easy,
+    medium, strong) in a public competition: it plays its games as it plays any."""
+    if level not in BOT_PLAYERS:
+        raise _bad(_("a computer player is easy, medium or strong"))
+    competition = competition_for(competition_id, by)
+    if competition.creator_id != by.pk and not by.is_staff:
+        raise ServiceError(
+            403, "NOT_THE_MAKER", _("only its maker enters computer players in a competition")
+        )
+    return enter(competition_id, bot_player(level))
 
 
 def withdraw(competition_id: int, user: User) -> Entry:

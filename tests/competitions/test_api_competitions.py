@@ -111,3 +111,16 @@ def test_a_ladder_challenge_over_the_api() -> None:
         f"/api/v1/competitions/{made['id']}/challenge/", {"opponent": above.name}, format="json"
     )
     assert again.status_code == 409 and again.json()["error"] == "BUSY"
+
+
+def test_its_maker_enters_a_computer_player_over_the_api() -> None:
+    maker, other = players(2, "b")
+    made = make(maker)
+    entered = client_for(maker).post(
+        f"/api/v1/competitions/{made['id']}/enter/", {"computer": "medium"}, format="json"
+    )
+    assert entered.status_code == 201 and entered.json()["player"] == "computer-medium"
+    refused = client_for(other).post(
+        f"/api/v1/competitions/{made['id']}/enter/", {"computer": "easy"}, format="json"
+    )
+    assert refused.status_code == 403 and refused.json()["error"] == "NOT_THE_MAKER"

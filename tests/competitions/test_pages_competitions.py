@@ -122,3 +122,19 @@ def test_a_ladder_page_offers_challenges_up_the_ladder() -> None:
         f"/competitions/{event.pk}/challenge/", {"target": target.name}
     )
     assert answer.status_code == 302 and answer["Location"].startswith("/games/")
+
+
+def test_its_maker_adds_a_computer_player_from_the_page() -> None:
+    maker, stranger = players(2, "k")
+    event = create_competition(maker, Terms(name="With a computer", rounds=2))
+    page = browser(maker).get(f"/competitions/{event.pk}/").content.decode()
+    assert "Add a computer player" in page
+    added = browser(maker).post(
+        f"/competitions/{event.pk}/enter/", {"computer": "easy"}, follow=True
+    )
+    assert b"computer-easy has entered." in added.content
+    refused = browser(stranger).post(
+        f"/competitions/{event.pk}/enter/", {"computer": "strong"}, follow=True
+    )
+    assert b"only its maker enters computer players" in refused.content
+    assert [e.name for e in event.entries.all()] == ["computer-easy"]
