@@ -22,7 +22,8 @@ from .dealing import new_round, pair
 def first_positions(competition: Competition, entries: Sequence[Entry]) -> None:
     ordered = sorted(entries, key=lambda e: (-e.rating, e.pk))
     _set([e.pk for e in ordered])
-    new_round(competition, 1)
+    # One open-ended round holds its challenges: it has no deadline to show.
+    Round.objects.filter(pk=new_round(competition, 1).pk).update(deadline=None)
 
 
 def order(competition: Competition) -> list[int]:
