@@ -63,6 +63,30 @@ def crosstable(table: standings.Table) -> list[dict[str, Any]]:
     ]
 
 
+def by_round(
+    table: standings.Table, rounds: list[tuple[int, list[Pairing]]]
+) -> list[dict[str, Any]]:
+    """A Swiss's or knockout's crosstable: for each player in standing order, each
+    round's points and the opponent's rank (None: no game that round)."""
+    rank = {row.standing.player: row.standing.rank for row in table.rows}
+    numbers = sorted(number for number, _pairings in rounds)
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    for number, pairings in rounds:
+        for p in pairings:
+            if p.bye or p.seat_b_id is None:
+                cells[(p.seat_a_id, number)] = {"bye": True}
+                continue
+            for me, other, points in (
+                (p.seat_a_id, p.seat_b_id, p.points_a),
+                (p.seat_b_id, p.seat_a_id, p.points_b),
+            ):
+                cells[(me, number)] = {"points": points, "against": rank.get(other)}
+    return [
+        {"row": row, "cells": [cells.get((row.standing.player, n)) for n in numbers]}
+        for row in table.rows
+    ]
+
+
 def page_context(competition: Competition, user: User | None) -> dict[str, Any]:
     entries = list(competition.entries.select_related("player").order_by("-rating", "pk"))
     mine = next((e for e in entries if user is not None and e.player_id == user.pk), None)
@@ -95,6 +119,9 @@ def page_context(competition: Competition, user: User | None) -> dict[str, Any]:
         table = standings.table(competition)
         crossed = crosstable(table) if competition.format == Format.ROUND_ROBIN else []
         context["tables"].append((None, table, crossed, [names[t] for t in table.tiebreaks]))
+        if competition.format in (Format.SWISS, Format.KNOCKOUT):
+            context["by_round"] = by_round(table, context["rounds"])
+            context["round_numbers"] = sorted(number for number, _p in context["rounds"])
     return context
 
 

@@ -138,3 +138,11 @@ def test_its_maker_adds_a_computer_player_from_the_page() -> None:
     )
     assert b"only its maker enters computer players" in refused.content
     assert [e.name for e in event.entries.all()] == ["computer-easy"]
+
+
+def test_a_swiss_page_has_its_results_by_round() -> None:
+    event = filled(3, format="swiss", rounds=2)
+    lose(open_games(event)[0])
+    text = browser(None).get(f"/competitions/{event.pk}/").content.decode()
+    assert "<caption>Results by round</caption>" in text
+    assert "against #" in text and ">bye<" in text and "Buchholz" in text
