@@ -46,7 +46,8 @@ def test_a_competition_page_shows_standings_crosstable_and_games_to_a_spectator(
     page = browser(None).get(f"/competitions/{event.pk}/")
     text = page.content.decode()
     assert page.status_code == 200
-    assert "<caption>Standings</caption>" in text and "<caption>Crosstable</caption>" in text
+    assert '<caption class="sr-only">Standings</caption>' in text
+    assert "<caption>Crosstable</caption>" in text
     assert "Sonneborn-Berger" in text and "Direct encounter" in text
     assert f'href="/games/{game.pk}/"' in text
     assert 'scope="col"' in text and 'scope="row"' in text
