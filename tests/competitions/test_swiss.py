@@ -161,11 +161,12 @@ def play(n: int, rounds: int, seed: int) -> Iterator[tuple[list[SwissPlayer], Pa
     yield swiss_players(ratings, games, byes), Pairing([], None)
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.integers(min_value=2, max_value=40), st.integers(min_value=0, max_value=2**32))
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=2, max_value=41), st.integers(min_value=0, max_value=2**32))
 def test_a_simulated_event_keeps_seats_within_one_and_never_repeats(n: int, seed: int) -> None:
-    n += n % 2  # an even field: nobody sits out, so every seat can be balanced
-    for field, pairing in play(n, min(n - 1, max(1, n // 2)), seed):
+    # rounds up to half the field: late in a field nearly everyone has met, a pairing
+    # with no repeat and no seat clash may not exist, and the repeat is avoided first
+    for field, pairing in play(n, max(1, n // 2), seed):
         assert all(abs(p.seats_a - p.seats_b) <= 1 for p in field)
         met = {p.player: p.opponents for p in field}
         assert [g for g in pairing.games if g[1] in met[g[0]]] == []
