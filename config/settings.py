@@ -509,7 +509,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "lib.openapi.closed_request_bodies",
         "games.api.schema.game_request_bodies",
-        "competitions.api.competition_request_body",
+        "competitions.serializers.competition_request_body",
     ],
 }
 
