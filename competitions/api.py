@@ -236,6 +236,19 @@ class WithdrawApi(APIView):
         return Response(_entry(competition_id, user))
 
 
+class StartApi(APIView):
+    @extend_schema(
+        request=NoBody,
+        responses={200: CompetitionSerializer, **errors(400, 403, 404, 409, 413)},
+        examples=[NO_BODY, OpenApiExample("Started", value=EXAMPLE, response_only=True)],
+        summary="Start a competition now (its maker), once its fewest players have entered",
+    )
+    def post(self, request: Request, competition_id: int) -> Response:
+        NoBody(data=request.data).is_valid(raise_exception=True)
+        user = player_of(request)
+        return Response(_out(entering.start_now(competition_id, user), user))
+
+
 class StandingsApi(ListApi):
     permission_classes = [IsAuthenticatedOrReadOnly]
 

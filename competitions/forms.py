@@ -5,10 +5,9 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy
 
-from games.clocks import BANK, DAYS_PER_TURN, PER_TURN, TimeControl
-from games.lobby import rules_catalog
+from games.clocks import TimeControlForm
 from games.lobby.challenges import MATCH_TARGET, RATING
-from games.models import StopMode
+from games.lobby.rules_form import RulesForm
 
 from .models import Format
 from .services.entering import (
@@ -23,7 +22,23 @@ from .services.entering import (
 )
 
 
-class CompetitionForm(forms.Form):
+class CompetitionForm(RulesForm, TimeControlForm):
+    """Shown in parts (templates/competitions/new.html): what everyone sets first, what
+    the chosen format asks (the page shows that format's part only), who may enter and
+    when, then the rules' and the clock's details folded away."""
+
+    ESSENTIALS = ("name", "format", "rules", "description")
+    #: Each part a format asks for: the formats it belongs to, its fields.
+    FORMAT_PARTS = (
+        (("swiss",), ("rounds",)),
+        (("round_robin", "league"), ("double",)),
+        (("knockout",), ("match_target",)),
+        (("league",), ("division_size", "promoted")),
+        (("ladder",), ("reach",)),
+    )
+    ENTRY = ("max_players", "min_players", "starts_at", "public", "invited")
+    field_order = (*ESSENTIALS, "stop_mode", *TimeControlForm.base_fields)
+
     name = forms.CharField(max_length=NAME_LENGTH, label=gettext_lazy("Name"))
     format = forms.ChoiceField(
         choices=Format.choices, initial=Format.SWISS, label=gettext_lazy("Format")
@@ -34,22 +49,9 @@ class CompetitionForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         label=gettext_lazy("Description"),
     )
-    rules = forms.ChoiceField(
-        choices=rules_catalog.preset_choices(), initial="pagat", label=gettext_lazy("Rules")
-    )
-    stop_mode = forms.ChoiceField(
-        choices=StopMode.choices, initial=StopMode.REFEREE, label=gettext_lazy("Illegal moves")
-    )
-    control = forms.ChoiceField(
-        choices=[(PER_TURN, gettext_lazy("Days per turn")), (BANK, gettext_lazy("A time bank"))],
-        initial=PER_TURN,
-        label=gettext_lazy("Time control"),
-    )
-    days_per_turn = forms.IntegerField(
-        initial=3, **DAYS_PER_TURN.field(), label=gettext_lazy("Days per turn")
-    )
     rounds = forms.IntegerField(
         required=False,
+        initial=5,
         **SWISS_ROUNDS.field(),
         label=gettext_lazy("Rounds (Swiss)"),
     )
@@ -104,6 +106,28 @@ class CompetitionForm(forms.Form):
         help_text=gettext_lazy("Usernames, separated by spaces or commas."),
     )
 
+    def essentials(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.ESSENTIALS]
+
+    def format_parts(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """Each format's part: the formats it serves (a data attribute), its fields."""
+        return [
+            (" ".join(formats), [self[name] for name in names])
+            for formats, names in self.FORMAT_PARTS
+        ]
+
+    def entry_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.ENTRY]
+
+    def more_fields(self) -> list[forms.BoundField]:
+        """The rest: mistakes, the clock, rating; folded unless one has an error."""
+        shown = {*self.ESSENTIALS, *self.ENTRY}
+        shown.update(name for _formats, names in self.FORMAT_PARTS for name in names)
+        return [field for field in self.plain_fields() if field.name not in shown]
+
+    def more_has_errors(self) -> bool:
+        return any(field.errors for field in self.more_fields())
+
     def terms(self) -> Terms:
         data = self.cleaned_data
         return Terms(
@@ -112,7 +136,8 @@ class CompetitionForm(forms.Form):
             description=data["description"],
             rules=data["rules"],
             stop_mode=data["stop_mode"],
-            clock=TimeControl(control=data["control"], days_per_turn=data["days_per_turn"]),
+            clock=self.time_control(),
+            rule_options=self.rule_options(),
             rated=data["rated"],
             min_rating=data["min_rating"],
             max_rating=data["max_rating"],

@@ -88,7 +88,8 @@ def new_competition(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def act(request: HttpRequest, competition_id: int, action: str) -> HttpResponse:
-    """Enter, withdraw or (a ladder) challenge; a refusal is said on the page."""
+    """Enter, withdraw, start early (its maker) or (a ladder) challenge; a refusal is
+    said on the page."""
     user = _user(request)
     assert user is not None
     token = request.POST.get("token") or None
@@ -102,6 +103,9 @@ def act(request: HttpRequest, competition_id: int, action: str) -> HttpResponse:
         elif action == "withdraw":
             entering.withdraw(competition_id, user)
             messages.success(request, _("You have withdrawn."))
+        elif action == "start":
+            entering.start_now(competition_id, user)
+            messages.success(request, _("The competition has started."))
         else:
             pairing = ladder.challenge(competition_id, user, request.POST.get("target", ""))
             if pairing.game_id is not None:

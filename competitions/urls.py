@@ -17,6 +17,6 @@ urlpatterns = [
             {"action": action},
             name=f"competition-{action}",
         )
-        for action in ("enter", "withdraw", "challenge")
+        for action in ("enter", "withdraw", "start", "challenge")
     ),
 ]

@@ -80,6 +80,7 @@ urlpatterns = [
         for action, view, name in (
             ("enter", competitions_api.EnterApi, "api-competition-enter"),
             ("withdraw", competitions_api.WithdrawApi, "api-competition-withdraw"),
+            ("start", competitions_api.StartApi, "api-competition-start"),
             ("standings", competitions_api.StandingsApi, "api-competition-standings"),
             ("pairings", competitions_api.PairingsApi, "api-competition-pairings"),
             ("challenge", competitions_api.LadderChallengeApi, "api-competition-challenge"),

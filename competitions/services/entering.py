@@ -297,6 +297,15 @@ def enter_computer(competition_id: int, by: User, level: str) -> Entry:
     return enter(competition_id, bot_player(level))
 
 
+def start_now(competition_id: int, by: User) -> Competition:
+    """Start it at once: its maker's choice (``starting.start_now`` says when it may)."""
+    from .starting import start_now as start_locked
+
+    competition_for(competition_id, by)  # 404 to one who may not see it
+    with transaction.atomic():
+        return start_locked(_locked(competition_id), by)
+
+
 def withdraw(competition_id: int, user: User) -> Entry:
     """``user`` leaves: before the start, the entry goes; after it, the remaining games
     are forfeited as the format's policy says (``starting.withdraw_entry``)."""

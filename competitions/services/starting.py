@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.lobby import ratings
+from lib.errors import ServiceError
 
 from ..models import Competition, Entry, Format
 from . import running, telling
@@ -44,6 +47,26 @@ def start(competition: Competition) -> None:
         first_positions(competition, entries)
         return
     running.first_round(competition, entries)
+
+
+def start_now(competition: Competition, by: User) -> Competition:
+    """Its maker (or staff) starts an open competition before its date, or before it
+    is full, once its fewest players have entered. ``competition``: locked, and one
+    ``by`` may see (``entering.start_now``)."""
+    if competition.creator_id != by.pk and not by.is_staff:
+        raise ServiceError(403, "NOT_THE_MAKER", _("only its maker starts a competition early"))
+    if competition.status != Competition.Status.OPEN:
+        raise ServiceError(409, "NOT_OPEN", _("this competition has started already"))
+    count = competition.entries.filter(withdrawn_at__isnull=True).count()
+    if count < competition.min_players:
+        raise ServiceError(
+            409,
+            "TOO_FEW_PLAYERS",
+            _("it starts with %(fewest)s players at least; %(count)s have entered")
+            % {"fewest": competition.min_players, "count": count},
+        )
+    start(competition)
+    return competition
 
 
 def sweep(now: datetime | None = None) -> dict[str, int]:

@@ -124,3 +124,17 @@ def test_its_maker_enters_a_computer_player_over_the_api() -> None:
         f"/api/v1/competitions/{made['id']}/enter/", {"computer": "easy"}, format="json"
     )
     assert refused.status_code == 403 and refused.json()["error"] == "NOT_THE_MAKER"
+
+
+def test_its_maker_starts_it_over_the_api_once_enough_have_entered() -> None:
+    maker, first, second = players(3, "s")
+    made = make(maker, max_players=8, min_players=2)
+    start = f"/api/v1/competitions/{made['id']}/start/"
+    client_for(first).post(f"/api/v1/competitions/{made['id']}/enter/", {}, format="json")
+    few = client_for(maker).post(start, {}, format="json")
+    assert few.status_code == 409 and few.json()["error"] == "TOO_FEW_PLAYERS"
+    client_for(second).post(f"/api/v1/competitions/{made['id']}/enter/", {}, format="json")
+    assert client_for(first).post(start, {}, format="json").status_code == 403
+    started = client_for(maker).post(start, {}, format="json")
+    assert started.status_code == 200 and started.json()["status"] == "running"
+    assert len(open_games(Competition.objects.get(pk=made["id"]))) == 1

@@ -93,6 +93,10 @@ def test_the_form_makes_a_competition_and_says_what_is_wrong() -> None:
         "stop_mode": "referee",
         "control": "per_turn",
         "days_per_turn": "3",
+        "bank_initial_days": "7",
+        "bank_increment_days": "1",
+        "weekend_pause": "on",
+        "opt_reserve_size": "12",
         "rounds": "4",
         "division_size": "8",
         "promoted": "2",
@@ -106,6 +110,8 @@ def test_the_form_makes_a_competition_and_says_what_is_wrong() -> None:
     assert made.status_code == 302
     competition = Competition.objects.get(name="Made by form")
     assert competition.rounds == 4 and competition.creator == maker
+    # The rules' options and the whole clock, as the lobby's new game takes them.
+    assert competition.rule_options == {"reserve_size": 12} and competition.weekend_pause
     refused = client.post("/competitions/new/", {**form, "rules": "three-player"})
     assert refused.status_code == 400 and b"two-player rules" in refused.content
     swissless = client.post("/competitions/new/", {**form, "rounds": ""})
@@ -147,3 +153,17 @@ def test_a_swiss_page_has_its_results_by_round() -> None:
     text = browser(None).get(f"/competitions/{event.pk}/").content.decode()
     assert "<caption>Results by round</caption>" in text
     assert "against #" in text and ">bye<" in text and "Buchholz" in text
+
+
+def test_its_maker_starts_it_from_the_page() -> None:
+    maker, first, second = players(3, "t")
+    event = create_competition(maker, Terms(name="Early start", rounds=2, max_players=8))
+    assert "Start now" not in browser(first).get(f"/competitions/{event.pk}/").content.decode()
+    for player in (first, second):
+        browser(player).post(f"/competitions/{event.pk}/enter/")
+    page = browser(maker).get(f"/competitions/{event.pk}/").content.decode()
+    assert "Start now" in page
+    started = browser(maker).post(f"/competitions/{event.pk}/start/", follow=True)
+    assert b"The competition has started." in started.content
+    event.refresh_from_db()
+    assert event.status == Competition.Status.RUNNING

@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from competitions.models import Competition, Entry, Pairing
+from competitions.services.entering import enter, start_now
+from lib.errors import ServiceError
 
-from .entrants import filled, open_games, play_out
+from .entrants import filled, open_games, play_out, players
 
 pytestmark = pytest.mark.django_db
 
@@ -32,3 +34,25 @@ def test_a_round_robin_deals_every_game_at_once() -> None:
     play_out(event)
     assert event.status == Competition.Status.FINISHED
     assert Entry.objects.filter(competition=event, place=1).count() == 1
+
+
+def test_its_maker_starts_it_early_once_its_fewest_players_have_entered() -> None:
+    event = filled(3, format="swiss", rounds=2, max_players=16, min_players=4)
+    assert event.status == Competition.Status.OPEN  # not full, no date
+    maker = event.creator
+    assert maker is not None
+    with pytest.raises(ServiceError) as few:
+        start_now(event.pk, maker)
+    assert few.value.code == "TOO_FEW_PLAYERS" and "3 have entered" in few.value.message
+    (fourth,) = players(1, "late")
+    enter(event.pk, fourth)
+    with pytest.raises(ServiceError) as not_maker:
+        start_now(event.pk, fourth)
+    assert not_maker.value.status == 403
+    start_now(event.pk, maker)
+    event.refresh_from_db()
+    assert event.status == Competition.Status.RUNNING
+    assert len(open_games(event)) == 2  # round 1 dealt: four players, two games
+    with pytest.raises(ServiceError) as again:
+        start_now(event.pk, maker)
+    assert again.value.code == "NOT_OPEN"
