@@ -19,6 +19,13 @@ def test_a_competition_made_entered_and_started_in_the_browser(
     sign_in(page, alice.get_username())
     page.get_by_role("link", name="Competitions").first.click()
     page.get_by_role("link", name="Make a competition").click()
+    # Only the chosen format's part of the form shows.
+    expect(page.get_by_label("Rounds (Swiss)")).to_be_visible()
+    expect(page.get_by_label("League: players per division")).to_be_hidden()
+    page.get_by_label("Format").select_option("league")
+    expect(page.get_by_label("League: players per division")).to_be_visible()
+    expect(page.get_by_label("Rounds (Swiss)")).to_be_hidden()
+    page.get_by_label("Format").select_option("swiss")
     page.get_by_label("Name").fill("Browser Swiss")
     page.get_by_label("Rounds (Swiss)").fill("2")
     page.get_by_label("Most players").fill("2")
