@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "games",
     "mailplay",
     "webhooks",
+    "competitions",
 ]
 
 MIDDLEWARE = [
@@ -478,6 +479,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # Webhooks whose deliveries are due again (a lost task, a back-off over).
     "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": 60.0},
+    # Competitions due to start (their date has come) and rounds left behind.
+    "sweep-competitions": {"task": "competitions.tasks.sweep", "schedule": 60.0},
     # Webhook deliveries written more than RETENTION_DAYS ago.
     "daily-prune-webhooks": {
         "task": "webhooks.tasks.prune",
@@ -532,6 +535,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "lib.openapi.closed_request_bodies",
         "games.api.schema.game_request_bodies",
+        "competitions.serializers.competition_request_body",
     ],
 }
 

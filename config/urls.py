@@ -7,6 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 import lib.converters  # noqa: F401  (registers <id:...>)
 from accounts import api as accounts_api
 from accounts import views as account_views
+from competitions import api as competitions_api
 from webhooks import api as webhooks_api
 
 from . import health, views
@@ -28,6 +29,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("accounts.urls")),
     path("", include("webhooks.urls")),
+    path("", include("competitions.urls")),
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/me/", accounts_api.MeApi.as_view(), name="api-me"),
@@ -62,6 +64,27 @@ urlpatterns = [
         "api/v1/me/webhooks/<id:webhook_id>/deliveries/<id:delivery_id>/redeliver/",
         webhooks_api.RedeliverApi.as_view(),
         name="api-webhook-redeliver",
+    ),
+    path(
+        "api/v1/competitions/",
+        competitions_api.CompetitionListApi.as_view(),
+        name="api-competitions",
+    ),
+    path(
+        "api/v1/competitions/<id:competition_id>/",
+        competitions_api.CompetitionDetailApi.as_view(),
+        name="api-competition",
+    ),
+    *(
+        path(f"api/v1/competitions/<id:competition_id>/{action}/", view.as_view(), name=name)
+        for action, view, name in (
+            ("enter", competitions_api.EnterApi, "api-competition-enter"),
+            ("withdraw", competitions_api.WithdrawApi, "api-competition-withdraw"),
+            ("start", competitions_api.StartApi, "api-competition-start"),
+            ("standings", competitions_api.StandingsApi, "api-competition-standings"),
+            ("pairings", competitions_api.PairingsApi, "api-competition-pairings"),
+            ("challenge", competitions_api.LadderChallengeApi, "api-competition-challenge"),
+        )
     ),
     path("api/v1/", include("games.api.urls")),
 ]

@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from django import forms
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from lib.bounds import Bounds
 
@@ -118,3 +120,44 @@ def deadline_after(
             return moment + left
         left -= boundary - moment
         moment = boundary
+
+
+class TimeControlForm(forms.Form):
+    """The time control's fields, for every form that sets one (a challenge, a
+    competition): the kind, its days within the bounds above, and weekends."""
+
+    control = forms.ChoiceField(
+        choices=[(PER_TURN, gettext_lazy("Days per turn")), (BANK, gettext_lazy("A time bank"))],
+        initial=PER_TURN,
+        label=gettext_lazy("Time control"),
+    )
+    days_per_turn = forms.IntegerField(
+        **DAYS_PER_TURN.field(),
+        initial=TimeControl.days_per_turn,
+        label=gettext_lazy("Days per turn"),
+    )
+    bank_initial_days = forms.IntegerField(
+        **BANK_INITIAL_DAYS.field(),
+        initial=TimeControl.bank_initial_days,
+        label=gettext_lazy("Bank: days at the start"),
+    )
+    bank_increment_days = forms.IntegerField(
+        **BANK_INCREMENT_DAYS.field(),
+        initial=TimeControl.bank_increment_days,
+        label=gettext_lazy("Bank: days added after each turn"),
+    )
+    weekend_pause = forms.BooleanField(
+        required=False, label=gettext_lazy("Stop the clock on Saturdays and Sundays")
+    )
+
+    def time_control(self) -> TimeControl:
+        data = self.cleaned_data
+        initial = data["bank_initial_days"]
+        return TimeControl(
+            control=data["control"],
+            days_per_turn=data["days_per_turn"],
+            bank_initial_days=initial,
+            bank_increment_days=data["bank_increment_days"],
+            bank_cap_days=max(TimeControl.bank_cap_days, initial),
+            weekend_pause=data["weekend_pause"],
+        )

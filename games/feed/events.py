@@ -44,6 +44,10 @@ KINDS: dict[str, Promise] = {
     "stalemate_offered": pgettext_lazy("event", "a stalemate was offered in a game of yours"),
     "game_over": pgettext_lazy("event", "a game of yours ended"),
     "message": pgettext_lazy("event", "a player wrote to you at a game"),
+    # Competitions (the competitions app writes them; docs/competitions.md).
+    "tournament_started": pgettext_lazy("event", "a competition you entered started"),
+    "round_started": pgettext_lazy("event", "a new round of a competition of yours is paired"),
+    "tournament_finished": pgettext_lazy("event", "a competition of yours ended (your place)"),
 }
 
 #: Sent with ``events`` (the new rows, not yet committed) inside the transaction that

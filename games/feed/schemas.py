@@ -60,6 +60,8 @@ MESSAGE: Schema = closed(
 ENVELOPE: Schema = {"id": ID, "kind": {"type": "string"}, "at": TIME}
 ABOUT_GAME: Schema = {"game": ID, "version": {"type": "integer", "minimum": 1}}
 ABOUT_CHALLENGE: Schema = {"challenge": ID}
+#: A competition's events (the competitions app): its id and name.
+ABOUT_COMPETITION: Schema = {"competition": ID, "name": {"type": "string", "minLength": 1}}
 
 #: Each kind's own fields, besides the envelope and what it is about.
 FIELDS: dict[str, tuple[Schema, Schema]] = {
@@ -124,11 +126,38 @@ FIELDS: dict[str, tuple[Schema, Schema]] = {
             "score": {**BY_SEAT, "additionalProperties": {"type": "integer"}},
         },
     ),
+    "tournament_started": (
+        ABOUT_COMPETITION,
+        {
+            "format": {"enum": ["round_robin", "swiss", "knockout", "league", "ladder"]},
+            "players": {"type": "integer", "minimum": 0},
+        },
+    ),
+    "round_started": (
+        ABOUT_COMPETITION,
+        {
+            "round": {"type": "integer", "minimum": 1},
+            "opponent": {"type": ["string", "null"]},
+            "bye": {"type": "boolean"},
+            # The game dealt, and its version (not for a bye).
+            **ABOUT_GAME,
+        },
+    ),
+    "tournament_finished": (
+        ABOUT_COMPETITION,
+        {
+            "place": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+            "points": {"type": ["number", "null"]},
+        },
+    ),
 }
 
 #: Fields of an event that may be absent (every other one is always there): a
 #: challenge answered before any game is dealt has no game.
-OPTIONAL: dict[str, frozenset[str]] = {"challenge_answered": frozenset(ABOUT_GAME)}
+OPTIONAL: dict[str, frozenset[str]] = {
+    "challenge_answered": frozenset(ABOUT_GAME),
+    "round_started": frozenset(ABOUT_GAME),
+}
 
 
 def schema_of(kind: str) -> Schema:

@@ -37,6 +37,9 @@ DIGEST_LABELS = {
     "stop_called": pgettext_lazy("digest", "Stop! was called"),
     "vacation": pgettext_lazy("digest", "an opponent went on vacation"),
     "message": pgettext_lazy("digest", "a player wrote to you"),
+    "competition_started": pgettext_lazy("digest", "a competition started"),
+    "competition_round": pgettext_lazy("digest", "a competition's new round is paired"),
+    "competition_finished": pgettext_lazy("digest", "a competition ended"),
 }
 
 
@@ -46,6 +49,8 @@ def _digest_link(row: Notification) -> str:
         return game_link(row.game_id)
     if row.kind == "invitation" and row.challenge is not None:
         return f"{settings.SITE_URL}/invitations/{row.challenge.token}/"
+    if row.context.get("competition_link"):  # a competition's e-mails (competitions app)
+        return str(row.context["competition_link"])
     return settings.SITE_URL + reverse("lobby")
 
 

@@ -16,6 +16,7 @@ from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts import notices
 from accounts.conduct import accounts_at
 from accounts.models import Profile
 from accounts.services import (
@@ -30,7 +31,6 @@ from games.engine import Game as EngineGame
 from games.engine import Position, view
 from games.models import Game, Message, Notification
 from games.notify.board_text import board_text, mail_table
-from games.notify.kinds import KINDS
 from games.notify.mail_play import BounceAddress, menu, plays_by_mail
 from games.play.store import engine_game
 from games.words.results import agreement_terms, result_of, scores_line
@@ -154,7 +154,8 @@ def email_context(row: Notification, moment: Moment | None = None) -> dict[str, 
     profile = profile_of(user) if user is not None else None  # read once for the e-mail
     if user is not None and profile is not None:
         context["player"] = profile.display_name or user.get_username()
-    if user is not None and row.kind in KINDS:
+    if user is not None and row.kind in notices.kinds():
+        # Every kind a player sets a preference for: the games' and the apps' above.
         # The answer to a player's own reply is no news to unsubscribe from.
         token = unsubscribe_token(user, row.kind)
         context["unsubscribe_link"] = f"{settings.SITE_URL}/unsubscribe/{token}/"

@@ -31,6 +31,7 @@ from accounts.services import calendar_owner, language_of, profile_of
 from games.models import Game
 from games.notify.writing import game_link
 from games.play import selectors
+from lib.deadlines import deadlines_for
 
 #: How often a calendar program should fetch the feed again (REFRESH-INTERVAL, and
 #: Outlook's X-PUBLISHED-TTL).
@@ -112,6 +113,19 @@ def _feed(user: User) -> bytes:
         if game.deadline is None or seat is None:
             continue
         calendar.add_component(deadline_event(game, seat, alarm_hours))
+    for other in deadlines_for(user):  # the apps built on top: a competition's rounds
+        due = other.at.astimezone(UTC).replace(microsecond=0)
+        calendar.add_component(
+            Event.new(
+                uid=f"{other.uid}-{due:%Y%m%dT%H%M%SZ}@{_host()}",
+                start=due,
+                end=due,
+                summary=other.summary,
+                description=other.description,
+                url=other.url,
+                transparency=TRANSP.TRANSPARENT,
+            )
+        )
     return bytes(calendar.to_ical())
 
 

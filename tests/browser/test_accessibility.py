@@ -12,6 +12,8 @@ from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 
+from competitions.models import Competition
+from competitions.services.entering import Terms, create_competition, enter
 from games.models import Game
 from tests.service.conftest import play_turn
 
@@ -41,6 +43,9 @@ def signed_in_pages(game: Game) -> list[str]:
         "/watch/",
         "/leaderboard/",
         "/players/bob/",
+        "/competitions/",
+        "/competitions/new/",
+        *(f"/competitions/{pk}/" for pk in Competition.objects.values_list("pk", flat=True)),
     ]
 
 
@@ -58,6 +63,11 @@ def test_every_page_passes_axe(
     scheme: str,
 ) -> None:
     found: dict[str, list[str]] = {}
+    # A round robin of alice's under way: its standings, crosstable and pairings.
+    alice, bob = players
+    cup = create_competition(bob, Terms(name="Club cup", format="round_robin", max_players=2))
+    enter(cup.pk, alice)
+    enter(cup.pk, bob)
     for width in (360, 1280):
         for signed_in in (False, True):
             context = browser.new_context(

@@ -18,6 +18,7 @@ from games.models import Game
 from games.notify.notifications import notify
 from games.play.dealing import start_game
 from games.play.services import resign
+from games.templatetags.look import tokens
 from tests.service.smtp import Inbox, smtp_inbox, text_of
 from tests.stored import place
 
@@ -100,7 +101,8 @@ def test_it_draws_the_table_of_a_your_turn_email_as_cards_within_360px(
     # Cards in their suits' colours: the 12 cards of H1 and the reserve's top 4♠.
     for label in ("K♠", "Q♥", "J♣", "10♦", "2♦", "4♠"):
         assert f">{label}</span>" in html
-    assert html.count("color:#c0161b") > 10 and html.count("color:#111111") > 10
+    red, black = (f"color:{tokens()[name]}" for name in ("red", "black"))
+    assert html.count(red) > 10 and html.count(black) > 10
     assert_fits_phone(phone, html, "email-your-turn-360")
     text = text_of(message)
     assert "H1 K♠ Q♥ J♣ 10♦" in text, "the text part keeps the text table"

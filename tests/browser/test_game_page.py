@@ -142,6 +142,8 @@ def test_the_opponents_last_turn_step_by_step(
     start = game.ply - len(moves)
     expect(page.locator("nav.controls")).to_contain_text(f"Step {start} of {game.ply}")
     for step, move in enumerate(moves, start + 1):
+        # The page's script is running (it shows the playback's button): the keys work.
+        expect(page.get_by_role("button", name="Play from here")).to_be_visible()
         page.keyboard.press("ArrowRight")
         expect(page.locator("nav.controls")).to_contain_text(f"Step {step} of {game.ply}")
         expect(page.locator("nav.controls code")).to_have_text(move)

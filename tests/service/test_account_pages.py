@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import notices
 from accounts.models import ApiToken
 from accounts.services import MAX_TOKENS, profile_of
 from games.models import Game
-from games.notify.kinds import KINDS as NOTIFICATION_EVENTS
 
 from .conftest import browser, client_for
 
@@ -28,7 +28,8 @@ def profile_post(**changes: str) -> dict[str, str]:
         "display_name": "Alice L.",
         "time_zone": "Europe/Paris",
         "reminder_hours": "24, 2",
-        **{f"notify_{event}": "immediately" for event in NOTIFICATION_EVENTS},
+        # Every kind declared: the games' e-mails and every other app's (competitions).
+        **{f"notify_{kind}": "immediately" for kind in notices.kinds()},
     }
     return {**form, **changes}
 

@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from accounts.conduct import block, never_invite
 from accounts.services import create_token, profile_of
+from competitions.services.entering import Terms, create_competition, enter
 from games.lobby.challenges import create_challenge
 from games.lobby.matches import start_match
 from games.models import Challenge, Game, Notification, PushMessage, PushSubscription, Rating
@@ -85,6 +86,10 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     Group.objects.create(name="support")
     game.refresh_from_db()
     Rating.objects.create(user=alice, family="standard", rating=1612)
+    # A league of two under way: its season, division, round, entries and pairing.
+    league = create_competition(charlie, Terms(name="League", format="league", max_players=2))
+    for name in ("erin", "frank"):
+        enter(league.pk, User.objects.create_user(name, f"{name}@example.com", "pw-x-12345"))
     address = str(ReplyAddress(game.pk, game.to_move, game.version))
     receive(
         plain(alice.email, address, "help"),

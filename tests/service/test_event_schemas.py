@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
+from competitions.services.entering import Terms, create_competition, enter
 from games.feed.events import KINDS
 from games.feed.schemas import ABOUT_GAME, ENVELOPE, MESSAGE, SCHEMAS
 from games.lobby.challenges import (
@@ -55,6 +56,12 @@ def test_it_writes_every_kind_of_event_as_its_schema_says(
     play_turn(game, alice, bob)  # its your_turn carries the message
     offer_stalemate(game_id=game.pk, user=offender)
     resign(game_id=game.pk, user=caller)
+    # A competition: started, its round paired, over (docs/competitions.md).
+    cup = create_competition(charlie, Terms(name="Cup", format="knockout", max_players=2))
+    enter(cup.pk, alice)
+    enter(cup.pk, bob)
+    final = Game.objects.get(pairing__round__competition=cup)
+    resign(game_id=final.pk, user=final.user_at(1))
 
     events = [event.as_json() for event in Event.objects.order_by("pk")]
     assert [problem for event in events for problem in problems(event)] == []

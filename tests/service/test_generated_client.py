@@ -106,3 +106,29 @@ def test_a_client_generated_from_the_schema_plays_a_whole_game(alice: User, bob:
     with pytest.raises(ApiError) as over:
         players["alice"].games_resign_create(game_id=game_id)
     assert over.value.status == 409 and over.value.body["error"] == "GAME_OVER"
+
+
+def test_a_client_generated_from_the_schema_runs_a_round_robin(alice: User, bob: User) -> None:
+    """Made, entered, played (each game resigned through the client) and read back:
+    the competitions' operations as the schema names them."""
+    schema = yaml.safe_load(APIClient().get("/api/v1/schema/").content)
+    players = {"alice": client_of(alice, schema), "bob": client_of(bob, schema)}
+    made = players["alice"].competitions_create(
+        {"name": "Two of us", "format": "round_robin", "double": True, "max_players": 2}
+    )
+    assert made["status"] == "open"
+    for name in ("alice", "bob"):
+        players[name].competitions_enter_create(competition_id=made["id"])
+    assert players["bob"].competitions_retrieve(competition_id=made["id"])["status"] == "running"
+    pairings = players["bob"].competitions_pairings_list(competition_id=made["id"])
+    assert pairings["count"] == 2
+    for pairing in pairings["results"]:
+        loser = "bob" if pairing["seat_b"] == "bob" else "alice"
+        players[loser].games_resign_create(game_id=pairing["game"])
+    table = players["alice"].competitions_standings_list(competition_id=made["id"])
+    assert [row["points"] for row in table["results"]] == [1.0, 1.0]
+    finished = players["alice"].competitions_retrieve(competition_id=made["id"])
+    assert finished["status"] == "finished"
+    with pytest.raises(ApiError) as over:
+        players["alice"].competitions_withdraw_create(competition_id=made["id"])
+    assert over.value.status == 409

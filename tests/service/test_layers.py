@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "mailplay", "webhooks", "config", "lib")
+PACKAGES = ("games", "accounts", "mailplay", "webhooks", "competitions", "config", "lib")
 
 
 def module_name(path: Path) -> str:
@@ -108,6 +108,7 @@ ROOMS = (
     "games.tasks",
     "mailplay",
     "webhooks",
+    "competitions",
     "games.templatetags",
     "games.api",
     "games.pages",
@@ -177,6 +178,18 @@ def test_webhooks_are_built_on_top_and_nothing_imports_them() -> None:
         if not name.startswith("webhooks") and name != "config.urls"
         for target in targets
         if target.startswith("webhooks")
+    }
+
+
+def test_competitions_are_built_on_top_and_only_the_wiring_imports_them() -> None:
+    # They follow GameEnded (competitions.apps subscribes) and deal games as challenges
+    # do; nothing of games imports them, and the URL conf names their views.
+    assert not {
+        (name, target)
+        for name, targets in GRAPH.items()
+        if not name.startswith("competitions") and name != "config.urls"
+        for target in targets
+        if target.startswith("competitions")
     }
 
 

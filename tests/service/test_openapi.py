@@ -10,6 +10,8 @@ from django.contrib.auth.models import User
 
 from accounts.conduct import block
 from accounts.services import create_token
+from competitions.services.entering import Terms, create_competition, enter
+from competitions.services.ladder import challenge as challenge_up
 from games.lobby.challenges import create_challenge
 from games.models import Game, Rating
 from games.play.services import write_message
@@ -129,10 +131,16 @@ def test_every_list_is_paginated_and_the_schema_says_so(
     write_message(game_id=game.pk, user=alice, text="you too")
     for name in ("mallory", "trudy"):
         block(alice, User.objects.create_user(name).get_username())
+    ladder = create_competition(bob, Terms(name="Ladder", format="ladder", max_players=2))
+    enter(ladder.pk, alice)
+    enter(ladder.pk, bob)
+    below = ladder.entries.get(position=2)
+    assert below.player is not None
+    challenge_up(ladder.pk, below.player, ladder.entries.get(position=1).name)
     client = client_for(alice)
     lists = []
     for op in sorted(api_operations(("get",)), key=str):
-        url = op.url(game_id=game.pk, webhook_id=hook.pk)
+        url = op.url(game_id=game.pk, webhook_id=hook.pk, competition_id=ladder.pk)
         response = client.get(url)
         if response.status_code != 200 or response["Content-Type"] != "application/json":
             continue
@@ -153,6 +161,9 @@ def test_every_list_is_paginated_and_the_schema_says_so(
             assert second["results"][0] == body["results"][1], op
     assert sorted(lists) == [
         "/api/v1/challenges/",
+        "/api/v1/competitions/",
+        "/api/v1/competitions/{competition_id}/pairings/",
+        "/api/v1/competitions/{competition_id}/standings/",
         "/api/v1/games/",
         "/api/v1/games/public/",
         "/api/v1/games/{game_id}/log/",

@@ -29,6 +29,7 @@ from games.play.dealing import start_game
 from games.play.services import play_moves, resign
 from games.play.stalemate import answer_stalemate, offer_stalemate
 from games.words.results import result_line
+from tests.hidden_cards import turn_frames_of
 from tests.stored import (
     UNEVEN_COUNTS,
     current_turn_of,
@@ -897,7 +898,9 @@ def test_the_replay_of_a_finished_game_starts_at_the_deal_with_the_seed(
         assert f"Step 0 of {game.ply}: the deal" in deal_page
         assert '<ol class="movelist" start="1">' in deal_page
         assert "The face-down cards at this step" in deal_page
-        assert deal_page.count("data-card=") == 104 + 2  # reserve tops on the table and listed
+        table, frames = turn_frames_of(deal_page)  # the steps after it, played out
+        assert frames  # the playback from the deal
+        assert table.count("data-card=") == 104 + 2  # reserve tops on the table and listed
         assert f"<dt>Seed</dt><dd><code>{SEED}</code></dd>" in deal_page
         assert "✓ The seed matches the commitment" in deal_page
         line = {

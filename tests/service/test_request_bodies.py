@@ -16,6 +16,8 @@ from django.contrib.auth.models import User
 from accounts.conduct import block
 from accounts.models import ApiToken, Block, Profile
 from accounts.services import create_token
+from competitions.models import Competition, Entry
+from competitions.services.entering import Terms, create_competition, enter
 from games.lobby.challenges import create_challenge
 from games.models import Challenge, Game
 from webhooks.models import Delivery, Webhook
@@ -47,6 +49,7 @@ class World:
     webhook: Webhook
     delivery: Delivery
     blocked: User
+    competition: Competition
 
     def url(self, op: Operation) -> str:
         return op.url(
@@ -56,6 +59,7 @@ class World:
             webhook_id=self.webhook.pk,
             delivery_id=self.delivery.pk,
             username=self.blocked.get_username(),
+            competition_id=self.competition.pk,
         )
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -72,6 +76,8 @@ class World:
             list(Webhook.objects.values("pk", "url", "kinds", "active", "secret").order_by("pk")),
             list(Delivery.objects.values_list("pk", flat=True).order_by("pk")),
             list(Block.objects.values_list("blocker", "blocked").order_by("pk")),
+            list(Entry.objects.values_list("pk", "withdrawn_at", "position").order_by("pk")),
+            list(Competition.objects.values_list("pk", "status").order_by("pk")),
         )
 
 
@@ -82,7 +88,11 @@ def world(alice: User, bob: User, charlie: User, game: Game) -> World:
     webhook = create_webhook(alice, "https://hooks.example.com/rbank", ["move"])
     block(alice, "charlie")
     delivery = ping(alice, webhook.pk)
-    return World(alice, game, challenge, token, webhook, delivery, charlie)
+    # A running ladder alice and bob are on: every competition write has its target.
+    ladder = create_competition(bob, Terms(name="Ladder", format="ladder", max_players=2))
+    enter(ladder.pk, alice)
+    enter(ladder.pk, bob)
+    return World(alice, game, challenge, token, webhook, delivery, charlie, ladder)
 
 
 def send(world: World, op: Operation, body: str, content_type: str = "application/json") -> Any:

@@ -22,6 +22,7 @@ from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, settings
 
 from accounts.services import create_token
+from competitions.services.entering import Terms, create_competition, enter
 from games.lobby.challenges import create_challenge
 from games.play.dealing import start_game
 
@@ -61,6 +62,12 @@ def key(db: None) -> str:
     create_challenge(alice, opponent="bob")
     create_challenge(bob, opponent="alice")
     create_challenge(bob, is_open=True)
+    # Competitions: one running (a ladder alice is on), one open, one private.
+    ladder = create_competition(bob, Terms(name="Ladder", format="ladder", max_players=2))
+    enter(ladder.pk, alice)
+    enter(ladder.pk, bob)
+    create_competition(bob, Terms(name="Swiss", rounds=3))
+    create_competition(bob, Terms(name="Friends", format="round_robin", public=False))
     _, secret = create_token(alice, "schemathesis")
     return secret
 

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "locale"
 LANGUAGES = ("fr", "de")
-SOURCES = ("games", "accounts", "mailplay", "webhooks", "config", "lib")
+SOURCES = ("games", "accounts", "mailplay", "webhooks", "competitions", "config", "lib")
 
 
 def catalogue(language: str) -> polib.POFile:

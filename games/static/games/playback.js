@@ -1,6 +1,7 @@
-// Moves played out on a table (games/pages/playback.py): the frames' piles come in
-// turn, about 300 ms a move, a card that changed piles travelling from where it was;
-// a counter, pause, a step and a skip to the end. The game page (table.js) plays the
+// Moves played out on a table, from the frames the page carries (a <template> the server
+// draws from the viewer's own view at each step): each frame's piles come in turn,
+// about 300 ms a move, a card that changed piles travelling from where it was;
+// a counter, pause, a step and a skip to the end. The game page plays the
 // opponent's last turn and then puts its own piles back; the replay plays the steps
 // after the one it shows and then opens the step it reached.
 window.rbankPlayback = (() => {

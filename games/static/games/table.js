@@ -4,7 +4,7 @@
 // count the deadline down. A spectator's page (games/watch.html) uses the same script
 // to poll while the game is played. Every action is a plain form underneath, so the
 // page also works without this script. What it says comes from the page, in the page's
-// language (the "table-words" JSON, games/pages/views.py), its %(name)s placeholders filled in.
+// language (the "table-words" JSON the page carries), its %(name)s placeholders filled in.
 (() => {
   "use strict";
   const game = document.getElementById("game");
