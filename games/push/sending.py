@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 SEND_PUSH = "games.tasks.send_push"
 
 #: Kinds a device should show at once, even saving its battery (RFC 8030 ``Urgency``).
-URGENT = frozenset({"your_turn", "reminder", "stalemate_offer", "stop_called"})
+URGENT = frozenset({"your_turn", "reminder", "stalemate_offer", "stop_called", "competition_round"})
 
 
 class Refused(Exception):

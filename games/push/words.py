@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -35,10 +36,15 @@ def as_notification(row: PushMessage) -> Notification:
 
 
 def link(row: PushMessage) -> str:
-    """The page the notification opens, as a path of the site: the game, else the lobby
+    """The page the notification opens, as a path of the site: the game, else the page
+    the e-mail would link to (a competition's round, the competition), else the lobby
     (where challenges wait)."""
     if row.game_id is not None:
         return reverse("game", args=[row.game_id])
+    for key in ("game_link", "competition_link"):
+        linked = row.context.get(key)
+        if isinstance(linked, str) and linked.startswith(settings.SITE_URL + "/"):
+            return linked.removeprefix(settings.SITE_URL)
     return reverse("lobby")
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 import time_machine
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core import mail
 from django.utils import timezone
@@ -82,7 +83,12 @@ CONTEXTS: dict[str, dict[str, Any]] = {
     "vacation": {"until": "2026-12-01T00:00:00+00:00", "days": 3},
     "message": {},
     "challenge_declined": {"declined_by": "carol", "mine": True},
+    # A competition's (competitions.services.telling): no game, its page.
+    "competition_started": {"players": 8},
+    "competition_round": {"round": 1, "opponent": "carol", "bye": False},
+    "competition_finished": {"place": 2, "points": 3, "players": 8},
 }
+CUP = "/competitions/3/"
 
 
 @pytest.mark.parametrize("language", ["en", "de"])
@@ -105,7 +111,11 @@ def test_every_kind_goes_by_push_with_the_emails_words(
                 game=game, author=alice, seat="A", text="hi", ply=game.ply
             )
             context = {"message_ids": [said.pk]}
-        about = {"challenge": challenge} if kind == "challenge_declined" else {"game": game}
+        about: dict[str, Any] = {"game": game}
+        if kind == "challenge_declined":
+            about = {"challenge": challenge}
+        elif kind.startswith("competition_"):
+            about = {"competition_name": "Cup", "competition_link": settings.SITE_URL + CUP}
         run(notify, kind, user=bob, **about, **context)
     answer = run(client_for(alice).post, f"/api/v1/games/{game.pk}/resign/", {}, format="json")
     assert answer.status_code == 200  # game_over
@@ -114,7 +124,8 @@ def test_every_kind_goes_by_push_with_the_emails_words(
     assert push_service.refused == []
     assert [p["title"] for p in pushed] == subjects and len(subjects) == len(notices.kinds())
     assert all(p["lang"] == language and p["body"] for p in pushed)
-    assert {p["url"] for p in pushed} == {"/", f"/games/{game.pk}/"}  # a challenge: the lobby
+    # A challenge opens the lobby; a competition's notice, its page.
+    assert {p["url"] for p in pushed} == {"/", f"/games/{game.pk}/", CUP}
 
 
 def test_a_device_the_push_service_says_is_gone_is_deleted(
