@@ -15,11 +15,13 @@ from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.management import CommandError, call_command
 
+from accounts import notices
+from accounts.services import profile_of
 from games.models import PushSubscription
 from games.push import keys
 from games.templatetags.look import tokens
 
-from .conftest import browser
+from .conftest import browser, client_for
 from .push_service import Device
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +141,31 @@ def test_the_command_makes_a_key_once(tmp_path: Path, settings: Any) -> None:
         call_command("make_vapid_keys")  # a new key would unsubscribe every browser
     call_command("make_vapid_keys", "--if-absent")  # as make run does
     assert keys.public_key() == public
+
+
+def test_the_channels_are_chosen_per_kind_on_the_page_and_the_api(alice: User) -> None:
+    client = browser(alice)
+    form = client.get("/account/").context["form"]
+    choices = [value for value, _label in form.fields["notify_your_turn"].choices]
+    assert choices == ["immediately", "push", "push_and_email", "daily_digest", "never"]
+    data = {name: value for name, value in form.initial.items() if value not in (None, False)}
+    data |= {f"notify_{kind}": "immediately" for kind in notices.kinds()}
+    data |= {"reminder_hours": "24, 2", "notify_your_turn": "push_and_email"}
+    data |= {"notify_reminder": "push", "email_after_push_minutes": "15"}
+    assert client.post("/account/", data).status_code == 302
+    profile = profile_of(alice)
+    assert profile.notifications["your_turn"] == "push_and_email"
+    assert profile.notifications["reminder"] == "push"
+    assert profile.email_after_push_minutes == 15
+    api = client_for(alice)
+    me = api.get("/api/v1/me/").json()
+    assert me["email_after_push_minutes"] == 15 and me["notifications"]["reminder"] == "push"
+    changed = api.patch(
+        "/api/v1/me/",
+        {"email_after_push_minutes": 0, "notifications": {"message": "push"}},
+        format="json",
+    )
+    assert changed.status_code == 200 and changed.json()["email_after_push_minutes"] == 0
+    for wrong in ({"email_after_push_minutes": 1441}, {"notifications": {"message": "pigeon"}}):
+        assert api.patch("/api/v1/me/", wrong, format="json").status_code == 400, wrong
+    assert profile_of(alice).notifications["message"] == "push"
