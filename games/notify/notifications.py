@@ -99,6 +99,8 @@ def notify(
             later = timezone.now() + timedelta(minutes=minutes)
             context["after_push"] = time.time()
     digest = mode == "daily_digest"
+    # A digest's row waits for its day; an e-mail after a push, for its time to come.
+    waits = {"next_attempt_at": None} if digest else {"next_attempt_at": later} if later else {}
     row = Notification.objects.create(
         user=user,
         email=address,
@@ -108,10 +110,9 @@ def notify(
         context=context,
         ply=None if game is None else game.ply,
         status=Notification.Status.DIGEST if digest else Notification.Status.PENDING,
-        **({"next_attempt_at": None} if digest else {}),
-        **({"next_attempt_at": later} if later else {}),
+        **waits,
     )
-    # An e-mail after a push waits for the minute sweep, once its time has come.
+    # An e-mail after a push is queued by the minute sweep, once its time has come.
     if queue and row.status == Notification.Status.PENDING and later is None:
         outbox.dispatch_on_commit(SEND_NOTIFICATION, row.pk)
     return row
