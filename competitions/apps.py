@@ -14,14 +14,16 @@ class CompetitionsConfig(AppConfig):
         from accounts import notices
         from accounts.signals import account_deleting
         from games.play.happenings import GameEnded, subscribe
-        from lib import deadlines
+        from lib import deadlines, occasions
 
         # Registered in every process: beat queues the sweep by name.
         from . import tasks  # noqa: F401
         from .services.telling import EMAIL_KINDS, round_deadlines
+        from .services.views import game_occasion
         from .subscribers import account_deleted, game_ended
 
         subscribe(GameEnded, game_ended)
         account_deleting.connect(account_deleted, dispatch_uid="competitions.account_deleted")
         notices.declare(EMAIL_KINDS)
         deadlines.register(round_deadlines)
+        occasions.register(game_occasion)

@@ -8,8 +8,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 from django.utils.functional import Promise
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
+
+from lib.occasions import Occasion
 
 from ..formats.standings import Standing
 from ..models import Competition, Entry, Format, Pairing, Season
@@ -152,3 +156,25 @@ def ladder_table(competition: Competition, ladder: list[Entry]) -> standings.Tab
 
 def entry_of(competition: Competition, user: User) -> Entry | None:
     return competition.entries.filter(player=user).first()
+
+
+def game_occasion(game: Any) -> Occasion | None:
+    """The competition a game is played for, with its round, for the game's page
+    (``lib.occasions``; registered in ``competitions.apps``). One query."""
+    which = Q(game_id=game.pk)
+    if game.match_id is not None:
+        which |= Q(match_id=game.match_id)
+    pairing = Pairing.objects.filter(which).select_related("round__competition").first()
+    if pairing is None:
+        return None
+    competition, number = pairing.round.competition, pairing.round.number
+    words = {"name": competition.name, "number": number}
+    if competition.format == Format.LEAGUE:
+        label = _("%(name)s, season %(number)s") % words
+    elif competition.format in (Format.SWISS, Format.KNOCKOUT):
+        label = _("%(name)s, round %(number)s") % words
+    elif competition.format == Format.LADDER:
+        label = _("%(name)s: a ladder challenge") % words
+    else:
+        label = str(competition.name)
+    return Occasion(label=label, url=reverse("competition", args=[competition.pk]))

@@ -33,6 +33,7 @@ from games.play.store import engine_game
 from games.templatetags.seats import and_list
 from games.words.results import agreement_terms, result_line
 from lib.errors import ServiceError
+from lib.occasions import occasion_of
 
 
 def _table_context(game: Game, seat: int | None) -> dict[str, Any]:
@@ -229,9 +230,12 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game, seat = watched_game(request, game_id)
     if seat is None:
         poll.remember_watched(game)
-        return render(request, "games/watch.html", _watch_context(game, request.user))
+        watching = _watch_context(game, request.user)
+        watching["occasion"] = occasion_of(game)  # the page's heading, not its fragment
+        return render(request, "games/watch.html", watching)
     poll.remember(request, game)
     context = _game_context(game, seat)
+    context["occasion"] = occasion_of(game)
     # Served on ASGI, the page follows the player's event stream, which says the player
     # is looking at this game while it is open (games.play.presence); else it polls.
     context["stream_url"] = (
@@ -311,6 +315,7 @@ def _after_action(
         if done:
             messages.success(request, done)
         return redirect("game", game_id=game.pk)
+    context["occasion"] = occasion_of(game)
     return render(request, "games/game.html", context, status=status)
 
 

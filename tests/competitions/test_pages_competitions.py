@@ -10,6 +10,7 @@ from django.test import Client
 
 from competitions.models import Competition
 from competitions.services.entering import Terms, create_competition
+from games.play.dealing import start_game
 
 from .entrants import filled, lose, open_games, players
 
@@ -167,3 +168,15 @@ def test_its_maker_starts_it_from_the_page() -> None:
     assert b"The competition has started." in started.content
     event.refresh_from_db()
     assert event.status == Competition.Status.RUNNING
+
+
+def test_a_competition_game_names_its_competition_and_round() -> None:
+    swiss = filled(4, format="swiss", rounds=2, prefix="o")
+    game = open_games(swiss)[0]
+    player = game.user_at(0)
+    page = browser(player).get(f"/games/{game.pk}/").content.decode()
+    link = f'<a href="/competitions/{swiss.pk}/">Autumn cup, round 1</a>'
+    assert link in page
+    assert link in browser(None).get(f"/games/{game.pk}/").content.decode()  # spectators
+    lone = start_game(*players(2, "lone"))
+    assert 'class="occasion"' not in browser(lone.user_at(0)).get(f"/games/{lone.pk}/").text
