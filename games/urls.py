@@ -13,6 +13,7 @@ urlpatterns = [
     path("offline/", app.offline, name="offline"),
     path("account/push/", app.push_subscribe, name="push-subscribe"),
     path("account/push/remove/", app.push_remove, name="push-remove"),
+    path("push/renew/", app.push_renew, name="push-renew"),
     path("rules/", players.rules, name="rules"),
     path("challenges/new/", lobby.new_challenge, name="challenge-new"),
     path("computer/", lobby.play_computer, name="play-computer"),

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
 from games.push import devices
@@ -99,6 +100,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "shell": json.dumps([static(name) for name in SHELL] + [reverse("offline")]),
         "offline": json.dumps(reverse("offline")),
         "static_prefix": json.dumps(static("")),
+        "renew": json.dumps(reverse("push-renew")),
     }
     response = render(request, "app/sw.js", context, content_type="text/javascript")
     response["Cache-Control"] = "no-cache"  # a new version is found at the next visit
@@ -138,6 +140,25 @@ def push_subscribe(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": error.code, "message": error.message}, status=error.status)
     count = len(devices.devices_of(request.user))
     return JsonResponse({"stored": True, "devices": count}, status=201)
+
+
+@csrf_exempt  # the service worker has no CSRF token; the old endpoint is the credential
+@require_POST
+def push_renew(request: HttpRequest) -> HttpResponse:
+    """The browser renewed its subscription: ``{"old": endpoint, "subscription": {...}}``
+    from the service worker (``pushsubscriptionchange``)."""
+    try:
+        body = json.loads(request.body)
+        fresh = body.get("subscription") or {}
+        keys = fresh.get("keys") or {}
+        renewed = devices.renew(
+            body.get("old"), fresh.get("endpoint"), keys.get("p256dh"), keys.get("auth")
+        )
+    except (ValueError, AttributeError):
+        return JsonResponse({"error": "BAD_REQUEST"}, status=400)
+    except ServiceError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=error.status)
+    return HttpResponse(status=204 if renewed else 404)
 
 
 @login_required

@@ -26,11 +26,8 @@ def _key_bytes(value: str) -> bytes:
     return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
 
 
-def subscribe(
-    user: User, endpoint: object, p256dh: object, auth: object, device: str = ""
-) -> PushSubscription:
-    """Store a browser's subscription for ``user`` (taken over from another account
-    that signed in on the same browser before). Refuses what no browser sends."""
+def _checked(endpoint: object, p256dh: object, auth: object) -> tuple[str, str, str]:
+    """A subscription as a browser sends it, or a refusal."""
     parts = urlsplit(endpoint) if isinstance(endpoint, str) and len(endpoint) <= 1000 else None
     schemes = ("https",) if settings.PUSH_REQUIRE_HTTPS else ("https", "http")
     if parts is None or parts.scheme not in schemes or not parts.hostname:
@@ -43,6 +40,16 @@ def subscribe(
         point, secret = b"", b""
     if len(point) != 65 or point[0] != 4 or len(secret) != 16:
         raise ServiceError(400, "BAD_REQUEST", _("the subscription's keys are not a browser's"))
+    assert isinstance(endpoint, str)
+    return endpoint, p256dh, auth
+
+
+def subscribe(
+    user: User, endpoint: object, p256dh: object, auth: object, device: str = ""
+) -> PushSubscription:
+    """Store a browser's subscription for ``user`` (taken over from another account
+    that signed in on the same browser before). Refuses what no browser sends."""
+    endpoint, p256dh, auth = _checked(endpoint, p256dh, auth)
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()  # counts under a lock
         mine = PushSubscription.objects.filter(user=user)
@@ -74,3 +81,18 @@ def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = Non
 
 def devices_of(user: User) -> list[PushSubscription]:
     return list(PushSubscription.objects.filter(user=user))
+
+
+def renew(old: object, endpoint: object, p256dh: object, auth: object) -> bool:
+    """The browser replaced its subscription (the worker's ``pushsubscriptionchange``):
+    the device whose endpoint was ``old`` takes the new one. The old endpoint, known
+    only to that browser and to us, is what proves it is that browser's."""
+    endpoint, p256dh, auth = _checked(endpoint, p256dh, auth)
+    if not isinstance(old, str) or old == endpoint:
+        return False
+    with transaction.atomic():
+        PushSubscription.objects.filter(endpoint=endpoint).exclude(endpoint=old).delete()
+        changed = PushSubscription.objects.filter(endpoint=old).update(
+            endpoint=endpoint, p256dh=p256dh, auth=auth
+        )
+    return bool(changed)

@@ -9,6 +9,7 @@ var PAGES_CACHE = "rbank-pages";
 var SHELL = {{ shell|safe }};
 var OFFLINE = {{ offline|safe }};
 var STATIC = {{ static_prefix|safe }};
+var RENEW = {{ renew|safe }};
 // The pages kept as last seen: the lobby and the tables.
 var KEPT = /^\/(games\/\d+\/)?$/;
 
@@ -94,4 +95,20 @@ self.addEventListener("notificationclick", function (event) {
       }
       return self.clients.openWindow(target);
     }));
+});
+
+// The browser replaced the subscription: the account keeps the new one (the old
+// endpoint says which device it was).
+self.addEventListener("pushsubscriptionchange", function (event) {
+  var old = event.oldSubscription;
+  if (!old) return;
+  var fresh = event.newSubscription ? Promise.resolve(event.newSubscription)
+    : self.registration.pushManager.subscribe(old.options);
+  event.waitUntil(fresh.then(function (subscription) {
+    return fetch(RENEW, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ old: old.endpoint, subscription: subscription.toJSON() })
+    });
+  }).catch(function () {}));
 });

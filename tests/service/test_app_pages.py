@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.contrib.staticfiles import finders
 from django.core.management import CommandError, call_command
+from django.test import Client
 
 from accounts import notices
 from accounts.services import profile_of
@@ -169,3 +170,29 @@ def test_the_channels_are_chosen_per_kind_on_the_page_and_the_api(alice: User) -
     for wrong in ({"email_after_push_minutes": 1441}, {"notifications": {"message": "pigeon"}}):
         assert api.patch("/api/v1/me/", wrong, format="json").status_code == 400, wrong
     assert profile_of(alice).notifications["message"] == "push"
+
+
+def test_a_renewed_subscription_replaces_the_old_one(alice: User) -> None:
+    """The service worker's pushsubscriptionchange posts the old endpoint and the new
+    subscription, with no session nor CSRF token: the old endpoint proves the device."""
+    assert post(alice, subscription("https://push.example.net/old")).status_code == 201
+    fresh = subscription("https://push.example.net/new")
+    client = Client(enforce_csrf_checks=True)
+    body = {"old": "https://push.example.net/old", "subscription": fresh}
+    answer = client.post("/push/renew/", json.dumps(body), content_type="application/json")
+    assert answer.status_code == 204
+    device = PushSubscription.objects.get()
+    assert (device.user, device.endpoint) == (alice, fresh["endpoint"])
+    assert device.p256dh == fresh["keys"]["p256dh"]
+    unknown = {"old": "https://push.example.net/never", "subscription": subscription()}
+    assert (
+        client.post(
+            "/push/renew/", json.dumps(unknown), content_type="application/json"
+        ).status_code
+        == 404
+    )
+    bad = {"old": "https://push.example.net/new", "subscription": {"endpoint": "x"}}
+    assert (
+        client.post("/push/renew/", json.dumps(bad), content_type="application/json").status_code
+        == 400
+    )
