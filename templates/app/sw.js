@@ -30,12 +30,15 @@ self.addEventListener("activate", function (event) {
   );
 });
 
-function page(request) {
+function page(event) {
+  var request = event.request;
   var url = new URL(request.url);
   return fetch(request).then(function (response) {
     if (response.ok && KEPT.test(url.pathname) && !response.redirected) {
       var copy = response.clone();
-      caches.open(PAGES_CACHE).then(function (cache) { cache.put(url.pathname, copy); });
+      event.waitUntil(caches.open(PAGES_CACHE).then(function (cache) {
+        return cache.put(url.pathname, copy);
+      }));
     }
     return response;
   }).catch(function () {
@@ -51,7 +54,7 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
-    event.respondWith(page(request));
+    event.respondWith(page(event));
   } else if (url.pathname.indexOf(STATIC) === 0) {
     event.respondWith(caches.match(request).then(function (kept) {
       return kept || fetch(request);

@@ -84,6 +84,10 @@ def test_the_lobby_and_a_table_open_offline_and_say_so(
     page.reload()  # now through the worker, which keeps the lobby as seen
     page.goto(f"/games/{game.pk}/")  # and the table
     expect(page.locator(".table-wrap")).to_be_visible()
+    page.wait_for_function(
+        """path => caches.open("rbank-pages").then(c => c.match(path)).then(Boolean)""",
+        arg=f"/games/{game.pk}/",
+    )
     banner = page.locator("#offline-banner")
     expect(banner).to_be_hidden()
 
