@@ -19,7 +19,7 @@ from .moves import Move, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
-    from .tables import MoveTable
+    from .tables import MaskTable, MoveTable
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -123,10 +123,14 @@ class Board:
     #: Set on each composed class (``families.position_class``).
     family: ClassVar[FamilyTraits]
     _table: ClassVar[MoveTable]
+    #: The plain generator's tables: set only on a class that overrides no hook of
+    #: move generation (``families.position_class``), else None.
+    _masks: ClassVar[MaskTable | None] = None
     _house_fits: ClassVar[tuple[tuple[Face, ...], ...]]
     _load_fits: ClassVar[tuple[tuple[Face, ...], ...]]
 
     __slots__ = (
+        "_fmask",
         "_fmoves",
         "_fwant",
         "_legal",
@@ -221,6 +225,8 @@ class Board:
         """Drop the caches of what the cards allow (every move changes it)."""
         #: Face -> the foundations it fits: changes only when a foundation grows.
         self._fwant: dict[Face, list[int]] | None = None
+        #: The same as bits, face -> the set of foundations it fits (the plain generator).
+        self._fmask: list[int] | None = None
         #: The foundation moves open to the mover (P1, P2), and whether P1 applies.
         self._fmoves: list[Move] | None = None
         self._p1: bool = False

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from .board import PLAYING, Board, SeatPiles
 from .cards import ACE, FACE_MASK, FOUNDATION_NEXT, Face, make_card
+from .tables import MaskTable
 from .moves import (
     DISCARD,
     END_MOVE,
@@ -92,6 +93,9 @@ class Generator(Board):
         """Every move the seat to move may make now (a new list)."""
         if self.status != PLAYING:
             return []
+        masks = self._masks
+        if masks is not None and self.turn_moves < self.rules.max_turn_moves:
+            return self._plain_moves(masks)
         foundation = self.foundation_moves()
         if foundation:  # P1/P2: nothing else is allowed
             moves = self._foundation_only(foundation)
@@ -107,6 +111,77 @@ class Generator(Board):
                 moves.extend(self._turn_actions(seat, spaces, moves))
             else:
                 moves = forced
+        self._legal = tuple(moves)
+        return moves
+
+    def _foundation_masks(self) -> list[int]:
+        """Face -> the foundations it may go on, as bits (``_foundation_wants``)."""
+        want = self._fwant if self._fwant is not None else self._foundation_wants()
+        fmask = [0] * 64
+        for face, targets in want.items():
+            for i in targets:
+                fmask[face] |= 1 << i
+        self._fmask = fmask
+        return fmask
+
+    def _plain_moves(self, masks: MaskTable) -> list[Move]:
+        """``legal_moves`` for a class that overrides no hook of generation (the
+        standard game without options, under the cap): the same moves in the same
+        order, each row of targets taken whole from ``masks``. Faces are never 0 here
+        (no jokers), so 0 stands for an empty pile."""
+        seat = self.seats[self.to_move]
+        fmask = self._fmask if self._fmask is not None else self._foundation_masks()
+        to_foundation = masks.to_foundation
+        reserve = seat.reserve
+        rf = reserve[-1] & FACE_MASK if reserve else 0
+        if fmask[rf]:  # P1: the reserve card's foundation moves only
+            moves = list(to_foundation[0][fmask[rf]])
+            self._fmoves = moves
+            self._p1 = True
+            self._legal = tuple(moves)
+            return moves[:]
+        self._p1 = False
+        turned = seat.turned
+        tf = turned & FACE_MASK if turned is not None else 0
+        fmoves = list(to_foundation[1][fmask[tf]])
+        tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
+        key = masks.key
+        where = [0] * masks.keys
+        spaces = 0
+        bit = 1
+        for src, top in enumerate(tops, 2):
+            if top:
+                if fmask[top]:
+                    fmoves += to_foundation[src][fmask[top]]
+                where[key[top]] |= bit
+            else:
+                spaces |= bit
+            bit <<= 1
+        self._fmoves = fmoves
+        if fmoves:  # P2: foundation moves only
+            self._legal = tuple(fmoves)
+            return fmoves[:]
+        loads = self._load_targets()
+        need = masks.need
+        to_house = masks.to_house
+        moves: list[Move] = []
+        for src, face in enumerate([rf, tf, *tops]):
+            if face:
+                targets = where[need[face]]
+                if targets:
+                    moves += to_house[src][targets]
+                if spaces:
+                    moves += to_house[src][spaces]
+                for fits, rows, distance in loads:
+                    if face in fits:
+                        moves.append(rows[src][distance])
+        if turned is not None:
+            moves.append(DISCARD)
+        elif seat.hand or seat.waste:
+            if not (spaces and reserve):
+                moves.append(TURN_MOVE)
+        else:
+            moves.append(END_MOVE)
         self._legal = tuple(moves)
         return moves
 

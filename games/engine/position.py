@@ -136,6 +136,7 @@ class Position(Referee):
         if dst == FOUNDATION:
             self.foundations[move.di].append(card)
             self._fwant = None
+            self._fmask = None
             self.turn_productive = True
         elif dst == HOUSE:
             self.houses[move.di].append(card)
