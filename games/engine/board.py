@@ -21,6 +21,10 @@ from .rules import PRESETS, Rules
 if TYPE_CHECKING:
     from .tables import MaskTable, MoveTable
 
+#: The plain generator's houses: each house's top face (0 when empty), for each key
+#: the houses whose top has it, and the spaces, as bits (``tables.MaskTable``).
+HousesState = tuple[list[int], list[int], int]
+
 PLAYING: Final = "playing"
 WON: Final = "won"
 STALEMATE: Final = "stalemate"
@@ -133,6 +137,8 @@ class Board:
         "_fmask",
         "_fmoves",
         "_fwant",
+        "_houses_next",
+        "_houses_state",
         "_legal",
         "_p1",
         "_rmoves",
@@ -232,6 +238,12 @@ class Board:
         self._p1: bool = False
         #: The moves ``legal_moves`` listed last: ``push`` need not check them again.
         self._legal: tuple[Move, ...] | None = None
+        #: The plain generator's view of the houses (their top faces, the houses each
+        #: key takes, the spaces as bits), handed from ``legal_moves`` to the ``push``
+        #: of a move it listed (``_houses_next``), which brings it up to date and hands
+        #: it back (``_houses_state``); any other change of the cards drops both.
+        self._houses_next: HousesState | None = None
+        self._houses_state: HousesState | None = None
         # The searches of V4, V6 and V7, kept with the (turns, turn_moves) they were made
         # at: every move changes that pair, so nothing has to drop them.
         self._rmoves: tuple[tuple[int, int], object] | None = None

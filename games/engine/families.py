@@ -160,16 +160,18 @@ def position_class(rules: Rules) -> type[Position]:
     house_fits = house_fits_table(rules.houses_same_suit, family.both_ways, family.wrap_ranks)
     # A class whose generation no hook changes lists its moves by target sets.
     plain = not options and family.position is Position and not family.jokers
-    attributes = {
+    masks = mask_table(rules.foundations, rules.houses, rules.seats, house_fits) if plain else None
+    attributes: dict[str, object] = {
         "__slots__": (),
         "family": family,
         "_table": move_table(rules.foundations, rules.houses, rules.seats),
-        "_masks": (
-            mask_table(rules.foundations, rules.houses, rules.seats, house_fits) if plain else None
-        ),
+        "_masks": masks,
         "_house_fits": house_fits,
         "_load_fits": load_fits_table(family.wrap_ranks),
     }
+    if masks is not None:
+        attributes["legal_moves"] = Position.plain_legal_moves
+        attributes["push"] = Position.plain_push
     return cast(type[Position], type(name, (*options, family.position), attributes))
 
 

@@ -12,7 +12,7 @@ generation indexes flat tables: every card move of a layout is built once
 
 from __future__ import annotations
 
-from .board import PLAYING, Board, SeatPiles
+from .board import PLAYING, Board, HousesState, SeatPiles
 from .cards import ACE, FACE_MASK, FOUNDATION_NEXT, Face, make_card
 from .tables import MaskTable
 from .moves import (
@@ -93,9 +93,6 @@ class Generator(Board):
         """Every move the seat to move may make now (a new list)."""
         if self.status != PLAYING:
             return []
-        masks = self._masks
-        if masks is not None and self.turn_moves < self.rules.max_turn_moves:
-            return self._plain_moves(masks)
         foundation = self.foundation_moves()
         if foundation:  # P1/P2: nothing else is allowed
             moves = self._foundation_only(foundation)
@@ -124,44 +121,56 @@ class Generator(Board):
         self._fmask = fmask
         return fmask
 
-    def _plain_moves(self, masks: MaskTable) -> list[Move]:
-        """``legal_moves`` for a class that overrides no hook of generation (the
-        standard game without options, under the cap): the same moves in the same
-        order, each row of targets taken whole from ``masks``. Faces are never 0 here
-        (no jokers), so 0 stands for an empty pile."""
-        seat = self.seats[self.to_move]
+    def plain_legal_moves(self) -> list[Move]:
+        """``legal_moves`` of a class that overrides no hook of generation (the
+        standard game without options; ``families.position_class`` puts it in place
+        of ``legal_moves``): the same moves in the same order, each row of targets
+        taken whole from the class's ``MaskTable``. Faces are never 0 here (no
+        jokers), so 0 stands for an empty pile."""
+        masks = self._masks
+        if masks is None or self.status != PLAYING or self.turn_moves >= self.rules.max_turn_moves:
+            return Generator.legal_moves(self)
+        seats = self.seats
+        mover = self.to_move
+        seat = seats[mover]
         fmask = self._fmask if self._fmask is not None else self._foundation_masks()
         to_foundation = masks.to_foundation
         reserve = seat.reserve
         rf = reserve[-1] & FACE_MASK if reserve else 0
         if fmask[rf]:  # P1: the reserve card's foundation moves only
-            moves = list(to_foundation[0][fmask[rf]])
-            self._fmoves = moves
+            self._legal = to_foundation[0][fmask[rf]]
+            self._fmoves = list(self._legal)
             self._p1 = True
-            self._legal = tuple(moves)
-            return moves[:]
-        self._p1 = False
+            return list(self._legal)
         turned = seat.turned
         tf = turned & FACE_MASK if turned is not None else 0
-        fmoves = list(to_foundation[1][fmask[tf]])
-        tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
-        key = masks.key
-        where = [0] * masks.keys
-        spaces = 0
-        bit = 1
-        for src, top in enumerate(tops, 2):
-            if top:
-                if fmask[top]:
-                    fmoves += to_foundation[src][fmask[top]]
-                where[key[top]] |= bit
-            else:
-                spaces |= bit
-            bit <<= 1
-        self._fmoves = fmoves
-        if fmoves:  # P2: foundation moves only
+        state = self._houses_state
+        self._houses_state = None
+        if state is None:
+            state = self._houses_view(masks.key, masks.keys)
+        tops, where, spaces = state
+        if fmask[tf] or any(map(fmask.__getitem__, tops)):  # P2: foundation moves only
+            fmoves = list(to_foundation[1][fmask[tf]])
+            for src, top in enumerate(tops, 2):
+                fmoves += to_foundation[src][fmask[top]]
+            self._fmoves = fmoves
+            self._p1 = False
             self._legal = tuple(fmoves)
             return fmoves[:]
-        loads = self._load_targets()
+        self._houses_next = state
+        # R5.4: the faces each opponent's reserve and waste take, and the moves there.
+        table = self._table
+        load_fits = self._load_fits
+        loads: dict[Face, list[tuple[tuple[Move, ...], ...] | int]] = {}
+        n = len(seats)
+        for distance in range(1, n):
+            opp = seats[(mover + distance) % n]
+            if opp.reserve:
+                for face in load_fits[opp.reserve[-1] & FACE_MASK]:
+                    loads.setdefault(face, []).append((table.to_opp_reserve, distance))
+            if opp.waste:
+                for face in load_fits[opp.waste[-1] & FACE_MASK]:
+                    loads.setdefault(face, []).append((table.to_opp_waste, distance))
         need = masks.need
         to_house = masks.to_house
         moves: list[Move] = []
@@ -172,8 +181,8 @@ class Generator(Board):
                     moves += to_house[src][targets]
                 if spaces:
                     moves += to_house[src][spaces]
-                for fits, rows, distance in loads:
-                    if face in fits:
+                if face in loads:
+                    for rows, distance in loads[face]:
                         moves.append(rows[src][distance])
         if turned is not None:
             moves.append(DISCARD)
@@ -184,6 +193,18 @@ class Generator(Board):
             moves.append(END_MOVE)
         self._legal = tuple(moves)
         return moves
+
+    def _houses_view(self, key: tuple[int, ...], keys: int) -> HousesState:
+        """The plain generator's view of the houses (``board.HousesState``), made afresh."""
+        tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
+        where = [0] * keys
+        spaces = 0
+        for h, top in enumerate(tops):
+            if top:
+                where[key[top]] |= 1 << h
+            else:
+                spaces |= 1 << h
+        return tops, where, spaces
 
     def _foundation_only(self, foundation: list[Move]) -> list[Move]:
         """Hook: the legal moves while a foundation move is open (P1, P2)."""

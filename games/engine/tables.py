@@ -76,11 +76,16 @@ class MaskTable:
     keys: int
 
 
+def _subsets(row: tuple[Move, ...]) -> tuple[tuple[Move, ...], ...]:
+    """Every subset of ``row`` in pile order, the subset of bits ``mask`` at ``mask``."""
+    subsets: list[tuple[Move, ...]] = [()]
+    for move in row:
+        subsets += [subset + (move,) for subset in subsets]
+    return tuple(subsets)
+
+
 def _mask_rows(rows: tuple[tuple[Move, ...], ...]) -> MaskRows:
-    return tuple(
-        tuple(tuple(row[i] for i in range(len(row)) if mask >> i & 1) for mask in range(1 << len(row)))
-        for row in rows
-    )
+    return tuple(_subsets(row) for row in rows)
 
 
 def fit_keys(house_fits: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
