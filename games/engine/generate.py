@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from .board import PLAYING, Board, HousesState, SeatPiles
 from .cards import ACE, FACE_MASK, FOUNDATION_NEXT, Face, make_card
-from .tables import MaskTable
 from .moves import (
     DISCARD,
     END_MOVE,
@@ -161,7 +160,7 @@ class Generator(Board):
         # R5.4: the faces each opponent's reserve and waste take, and the moves there.
         table = self._table
         load_fits = self._load_fits
-        loads: dict[Face, list[tuple[tuple[Move, ...], ...] | int]] = {}
+        loads: dict[Face, list[tuple[tuple[tuple[Move, ...], ...], int]]] = {}
         n = len(seats)
         for distance in range(1, n):
             opp = seats[(mover + distance) % n]

@@ -14,7 +14,6 @@ question about options.
 from __future__ import annotations
 
 from .board import (
-    HousesState,
     BY_AGREEMENT,
     BY_CARDS,
     BY_RESIGNATION,

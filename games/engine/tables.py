@@ -80,7 +80,7 @@ def _subsets(row: tuple[Move, ...]) -> tuple[tuple[Move, ...], ...]:
     """Every subset of ``row`` in pile order, the subset of bits ``mask`` at ``mask``."""
     subsets: list[tuple[Move, ...]] = [()]
     for move in row:
-        subsets += [subset + (move,) for subset in subsets]
+        subsets += [(*subset, move) for subset in subsets]
     return tuple(subsets)
 
 
@@ -88,7 +88,9 @@ def _mask_rows(rows: tuple[tuple[Move, ...], ...]) -> MaskRows:
     return tuple(_subsets(row) for row in rows)
 
 
-def fit_keys(house_fits: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
+def fit_keys(
+    house_fits: tuple[tuple[int, ...], ...],
+) -> tuple[tuple[int, ...], tuple[int, ...], int] | None:
     """(key, need, how many keys) for a table of house fits, or None when a face goes
     on tops that take different sets of faces (G4 builds both ways: no keys)."""
     keys: dict[frozenset[int], int] = {}
