@@ -277,6 +277,9 @@ class Board:
         other.turn_card_moved = self.turn_card_moved
         other.turn_own_played = self.turn_own_played
         other._forget()
+        # What the foundations want: the same foundations, and never changed in place.
+        other._fwant = self._fwant
+        other._fmask = self._fmask
         return other
 
     def __eq__(self, other: object) -> bool:

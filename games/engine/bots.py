@@ -104,21 +104,23 @@ def _moves_card_to_space(position: Position, move: Move) -> bool:
     return move.dst == HOUSE and not position.houses[move.di]
 
 
+#: The medium player's wish for each action that is not a card move.
+_ACTIONS: Final = {TURN_STOCK: 45, TURN: 40, END: 5}
+#: ... for a card played to a foundation, and for a card loaded on an opponent's pile,
+#: by its source.
+_TO_FOUNDATION: Final = {RESERVE: 100, OPP_RESERVE: 99, OPP_WASTE: 98, WASTE: 96, TURNED: 94}
+_LOADING: Final = {RESERVE: 88, TURNED: 76, WASTE: 74}
+
+
 def priority(position: Position, move: Move) -> int:
     """How much the medium player wants ``move`` (higher first)."""
-    if move.kind == TURN_STOCK:
-        return 45
-    if move.kind == TURN:
-        return 40
-    if move.kind == END:
-        return 5
     if move.kind != CARD:
-        return 0
+        return _ACTIONS.get(move.kind, 0)
     src, dst = move.src, move.dst
     if dst == FOUNDATION:
-        return {RESERVE: 100, OPP_RESERVE: 99, OPP_WASTE: 98, WASTE: 96, TURNED: 94}.get(src, 90)
+        return _TO_FOUNDATION.get(src, 90)
     if dst in (OPP_RESERVE, OPP_WASTE):  # loading: a card of ours on an opponent's pile
-        return {RESERVE: 88, TURNED: 76, WASTE: 74}.get(src, 55)
+        return _LOADING.get(src, 55)
     if dst == WASTE:
         return 10  # the discard, which ends the turn: the last resort
     if src == RESERVE:
@@ -127,16 +129,17 @@ def priority(position: Position, move: Move) -> int:
         return 70 if not _moves_card_to_space(position, move) else 50
     if src == HOUSE:
         # Between houses: only to make a space the reserve can fill (no shuffling).
-        emptied = len(position.houses[move.si]) == 1 and bool(position.houses[move.di])
-        reserve = bool(position.mover.reserve)
-        return 60 if emptied and reserve else 0
+        houses = position.houses
+        emptied = len(houses[move.si]) == 1 and bool(houses[move.di])
+        return 60 if emptied and position.seats[position.to_move].reserve else 0
     return 0
 
 
 def medium_move(position: Position, rng: random.Random) -> Move:
     legal = position.legal_moves()
-    best = max(priority(position, move) for move in legal)
-    return rng.choice([move for move in legal if priority(position, move) == best])
+    wishes = [priority(position, move) for move in legal]
+    best = max(wishes)
+    return rng.choice([move for move, wish in zip(legal, wishes, strict=True) if wish == best])
 
 
 def easy_move(position: Position, rng: random.Random) -> Move:
