@@ -12,7 +12,7 @@ generation indexes flat tables: every card move of a layout is built once
 
 from __future__ import annotations
 
-from .board import PLAYING, Board, HousesState, SeatPiles
+from .board import PLAYING, Board, SeatPiles
 from .cards import ACE, FACE_MASK, FOUNDATION_NEXT, Face, make_card
 from .moves import (
     DISCARD,
@@ -20,6 +20,7 @@ from .moves import (
     TURN_MOVE,
     Move,
 )
+from .tables import LoadRows
 
 _ACES = tuple(make_card(ACE, suit) for suit in range(4))
 
@@ -145,9 +146,21 @@ class Generator(Board):
         tf = turned & FACE_MASK if turned is not None else 0
         state = self._houses_state
         self._houses_state = None
-        if state is None:
-            state = self._houses_view(masks.key, masks.keys)
-        tops, where, spaces = state
+        if state is None:  # made afresh: each house's top, the houses each key takes
+            tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
+            key = masks.key
+            where = [0] * masks.keys
+            spaces = 0
+            bit = 1
+            for top in tops:
+                if top:
+                    where[key[top]] |= bit
+                else:
+                    spaces |= bit
+                bit <<= 1
+            state = tops, where, spaces
+        else:
+            tops, where, spaces = state
         if fmask[tf] or any(map(fmask.__getitem__, tops)):  # P2: foundation moves only
             fmoves = list(to_foundation[1][fmask[tf]])
             for src, top in enumerate(tops, 2):
@@ -158,18 +171,17 @@ class Generator(Board):
             return fmoves[:]
         self._houses_next = state
         # R5.4: the faces each opponent's reserve and waste take, and the moves there.
-        table = self._table
         load_fits = self._load_fits
-        loads: dict[Face, list[tuple[tuple[tuple[Move, ...], ...], int]]] = {}
+        loads: dict[Face, LoadRows] = {}
         n = len(seats)
-        for distance in range(1, n):
+        for distance, to_reserve, to_waste in masks.loads:
             opp = seats[(mover + distance) % n]
             if opp.reserve:
                 for face in load_fits[opp.reserve[-1] & FACE_MASK]:
-                    loads.setdefault(face, []).append((table.to_opp_reserve, distance))
+                    loads[face] = loads.get(face, ()) + to_reserve
             if opp.waste:
                 for face in load_fits[opp.waste[-1] & FACE_MASK]:
-                    loads.setdefault(face, []).append((table.to_opp_waste, distance))
+                    loads[face] = loads.get(face, ()) + to_waste
         need = masks.need
         to_house = masks.to_house
         moves: list[Move] = []
@@ -192,18 +204,6 @@ class Generator(Board):
             moves.append(END_MOVE)
         self._legal = tuple(moves)
         return moves
-
-    def _houses_view(self, key: tuple[int, ...], keys: int) -> HousesState:
-        """The plain generator's view of the houses (``board.HousesState``), made afresh."""
-        tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
-        where = [0] * keys
-        spaces = 0
-        for h, top in enumerate(tops):
-            if top:
-                where[key[top]] |= 1 << h
-            else:
-                spaces |= 1 << h
-        return tops, where, spaces
 
     def _foundation_only(self, foundation: list[Move]) -> list[Move]:
         """Hook: the legal moves while a foundation move is open (P1, P2)."""

@@ -54,6 +54,8 @@ def move_table(foundations: int, houses: int, seats: int) -> MoveTable:
 #: Moves by target set: ``rows[src][mask]`` is the tuple of moves from source ``src``
 #: to every pile whose bit is set in ``mask``, in pile order.
 MaskRows = tuple[tuple[tuple[Move, ...], ...], ...]
+#: Load moves: (rows by source then distance, distance) pairs.
+LoadRows = tuple[tuple[tuple[tuple[Move, ...], ...], int], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,9 @@ class MaskTable:
 
     to_foundation: MaskRows
     to_house: MaskRows
+    #: For each opponent, by distance: (distance, ((rows to its reserve, distance),),
+    #: ((rows to its waste, distance),)), as the generator adds them to a face's loads.
+    loads: tuple[tuple[int, LoadRows, LoadRows], ...]
     key: tuple[int, ...]
     need: tuple[int, ...]
     keys: int
@@ -118,4 +123,7 @@ def mask_table(
     if keys is None or max(foundations, houses) > 10:
         return None
     table = move_table(foundations, houses, seats)
-    return MaskTable(_mask_rows(table.to_foundation), _mask_rows(table.to_house), *keys)
+    loads = tuple(
+        (d, ((table.to_opp_reserve, d),), ((table.to_opp_waste, d),)) for d in range(1, seats)
+    )
+    return MaskTable(_mask_rows(table.to_foundation), _mask_rows(table.to_house), loads, *keys)
