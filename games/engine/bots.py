@@ -14,9 +14,9 @@ from its back, which lies face up on a real table too.)
   reserve, loads that burden an opponent, the turned card, spaces made to be filled
   from the reserve; it turns a card only when nothing better is left.
 - ``strong``: a search player (determinized Monte-Carlo): each legal move is tried on
-  several determinizations, and the rest of the turn and the next seat's turn after
-  it are played out by the medium policy; the move whose play-outs leave the best
-  count difference wins.
+  several determinizations, and the rest of the turn, the next seat's turn after
+  it and the turn after that are played out by the medium policy; the move whose
+  play-outs leave the best count difference wins.
 
 ``choose(level, position, seat, rng)`` returns the move; ``stop_call`` and
 ``accepts_stalemate`` decide the other questions a game asks a player.
@@ -173,7 +173,7 @@ SAMPLES: Final = 12
 #: Play-out steps the strong player may spend on a whole turn: about a second of one
 #: core at most (bench/bots.py prints the time per turn), inside the 2 s budget. A
 #: count of steps, not a clock, so that the same view always gives the same play.
-#: 80,000 until the plain generator made a step 1.5 times cheaper (README, Speed).
+#: 80,000 until the plain generator made a step about 1.5 times cheaper (README, Speed).
 TURN_STEPS: Final = 120_000
 
 
@@ -186,11 +186,18 @@ class Work:
         self.last: Move | None = None
 
 
+#: Turns a play-out plays: the rest of the strong player's, the next seat's, and the one
+#: after (its own again, with two seats). Two until the engine's plain generator paid
+#: for the third: 77.5% against medium over 200 mirrored games, where two won 65.0%
+#: (README, "The event stream and bots").
+PLAYOUT_TURNS: Final = 3
+
+
 def playout(
-    position: Position, seat: int, rng: random.Random, work: Work, turns: int = 2
+    position: Position, seat: int, rng: random.Random, work: Work, turns: int = PLAYOUT_TURNS
 ) -> Position:
     """Play ``position`` on with the medium policy until ``turns`` turns have ended
-    (the rest of ``seat``'s, then the next seat's), or the game does."""
+    (the rest of ``seat``'s, then the next seats'), or the game does."""
     start = position.turns
     for _ in range(PLAYOUT_STEPS):
         if position.is_over or position.turns - start >= turns:
