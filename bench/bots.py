@@ -1,6 +1,6 @@
 """The computer players against each other, on mirrored deals.
 
-    python bench/bots.py [--games 200] [--preset pagat] [--jobs 2]
+    python bench/bots.py [--games 200] [--preset pagat] [--jobs 2] [--pairs strong-medium,...]
 
 For each pair of levels (easy-medium, medium-strong, easy-strong) it plays ``--games``
 games: ``--games / 2`` deals, each played twice with the seats swapped, so that
@@ -10,7 +10,9 @@ on the mover's determinized views), one process per core. It prints, for each pa
 the wins of each level and the draws with a 95% Wilson interval on the stronger
 level's share of the games, and for each level the time it took to decide a whole
 turn (median, 99th percentile, most), timed with ``time.perf_counter`` around
-``turn``. Its last line reads ``strong beats medium P%, medium beats easy Q%``.
+``turn``. Its last line reads ``strong beats medium P%, medium beats easy Q%`` (with
+``--pairs``, only the pairs played: ``--pairs strong-medium`` bounds a run to the pair
+that takes the time).
 """
 
 from __future__ import annotations
@@ -79,14 +81,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per pair (even)")
     parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS))
     parser.add_argument("--jobs", type=int, default=2, help="processes (one per core)")
+    parser.add_argument(
+        "--pairs",
+        default=",".join(f"{a}-{b}" for a, b in PAIRS),
+        help="the pairs to play, better-worse, comma-separated",
+    )
     args = parser.parse_args()
+    pairs = [pair for pair in PAIRS if f"{pair[0]}-{pair[1]}" in args.pairs.split(",")]
     deals = max(1, args.games // 2)
     times: dict[str, list[float]] = defaultdict(list)
     shares: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
     print(f"preset {args.preset}, {2 * deals} games a pair ({deals} deals, each from both seats)")
     with ProcessPoolExecutor(args.jobs) as pool:
-        for better, worse in PAIRS:
+        for better, worse in pairs:
             work = [
                 (levels, 1000 + seed, args.preset)
                 for seed in range(deals)
@@ -108,6 +116,8 @@ def main() -> None:
                 for level, seconds in result.turn_seconds.items():
                     times[level].extend(seconds)
     for level in (EASY, MEDIUM, STRONG):
+        if not times[level]:
+            continue
         ms = sorted(1000 * s for s in times[level])
         p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
         print(
@@ -116,8 +126,11 @@ def main() -> None:
         )
     print(f"{time.perf_counter() - started:.0f} s in all, {args.jobs} processes")
     print(
-        f"strong beats medium {100 * shares[(STRONG, MEDIUM)]:.1f}%, "
-        f"medium beats easy {100 * shares[(MEDIUM, EASY)]:.1f}%"
+        ", ".join(
+            f"{better} beats {worse} {100 * shares[(better, worse)]:.1f}%"
+            for better, worse in ((STRONG, MEDIUM), (MEDIUM, EASY))
+            if (better, worse) in shares
+        )
     )
 
 

@@ -19,7 +19,11 @@ from .moves import Move, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
-    from .tables import MoveTable
+    from .tables import MaskTable, MoveTable
+
+#: The plain generator's houses: each house's top face (0 when empty), for each key
+#: the houses whose top has it, and the spaces, as bits (``tables.MaskTable``).
+HousesState = tuple[list[int], list[int], int]
 
 PLAYING: Final = "playing"
 WON: Final = "won"
@@ -123,12 +127,18 @@ class Board:
     #: Set on each composed class (``families.position_class``).
     family: ClassVar[FamilyTraits]
     _table: ClassVar[MoveTable]
+    #: The plain generator's tables: set only on a class that overrides no hook of
+    #: move generation (``families.position_class``), else None.
+    _masks: ClassVar[MaskTable | None] = None
     _house_fits: ClassVar[tuple[tuple[Face, ...], ...]]
     _load_fits: ClassVar[tuple[tuple[Face, ...], ...]]
 
     __slots__ = (
+        "_fmask",
         "_fmoves",
         "_fwant",
+        "_houses_next",
+        "_houses_state",
         "_legal",
         "_p1",
         "_rmoves",
@@ -221,11 +231,19 @@ class Board:
         """Drop the caches of what the cards allow (every move changes it)."""
         #: Face -> the foundations it fits: changes only when a foundation grows.
         self._fwant: dict[Face, list[int]] | None = None
+        #: The same as bits, face -> the set of foundations it fits (the plain generator).
+        self._fmask: list[int] | None = None
         #: The foundation moves open to the mover (P1, P2), and whether P1 applies.
         self._fmoves: list[Move] | None = None
         self._p1: bool = False
         #: The moves ``legal_moves`` listed last: ``push`` need not check them again.
         self._legal: tuple[Move, ...] | None = None
+        #: The plain generator's view of the houses (their top faces, the houses each
+        #: key takes, the spaces as bits), handed from ``legal_moves`` to the ``push``
+        #: of a move it listed (``_houses_next``), which brings it up to date and hands
+        #: it back (``_houses_state``); any other change of the cards drops both.
+        self._houses_next: HousesState | None = None
+        self._houses_state: HousesState | None = None
         # The searches of V4, V6 and V7, kept with the (turns, turn_moves) they were made
         # at: every move changes that pair, so nothing has to drop them.
         self._rmoves: tuple[tuple[int, int], object] | None = None
@@ -259,6 +277,9 @@ class Board:
         other.turn_card_moved = self.turn_card_moved
         other.turn_own_played = self.turn_own_played
         other._forget()
+        # What the foundations want: the same foundations, and never changed in place.
+        other._fwant = self._fwant
+        other._fmask = self._fmask
         return other
 
     def __eq__(self, other: object) -> bool:

@@ -14,9 +14,9 @@ from its back, which lies face up on a real table too.)
   reserve, loads that burden an opponent, the turned card, spaces made to be filled
   from the reserve; it turns a card only when nothing better is left.
 - ``strong``: a search player (determinized Monte-Carlo): each legal move is tried on
-  several determinizations, and the rest of the turn and the next seat's turn after
-  it are played out by the medium policy; the move whose play-outs leave the best
-  count difference wins.
+  several determinizations, and the rest of the turn, the next seat's turn after
+  it and the turn after that are played out by the medium policy; the move whose
+  play-outs leave the best count difference wins.
 
 ``choose(level, position, seat, rng)`` returns the move; ``stop_call`` and
 ``accepts_stalemate`` decide the other questions a game asks a player.
@@ -104,21 +104,23 @@ def _moves_card_to_space(position: Position, move: Move) -> bool:
     return move.dst == HOUSE and not position.houses[move.di]
 
 
+#: The medium player's wish for each action that is not a card move.
+_ACTIONS: Final = {TURN_STOCK: 45, TURN: 40, END: 5}
+#: ... for a card played to a foundation, and for a card loaded on an opponent's pile,
+#: by its source.
+_TO_FOUNDATION: Final = {RESERVE: 100, OPP_RESERVE: 99, OPP_WASTE: 98, WASTE: 96, TURNED: 94}
+_LOADING: Final = {RESERVE: 88, TURNED: 76, WASTE: 74}
+
+
 def priority(position: Position, move: Move) -> int:
     """How much the medium player wants ``move`` (higher first)."""
-    if move.kind == TURN_STOCK:
-        return 45
-    if move.kind == TURN:
-        return 40
-    if move.kind == END:
-        return 5
     if move.kind != CARD:
-        return 0
+        return _ACTIONS.get(move.kind, 0)
     src, dst = move.src, move.dst
     if dst == FOUNDATION:
-        return {RESERVE: 100, OPP_RESERVE: 99, OPP_WASTE: 98, WASTE: 96, TURNED: 94}.get(src, 90)
+        return _TO_FOUNDATION.get(src, 90)
     if dst in (OPP_RESERVE, OPP_WASTE):  # loading: a card of ours on an opponent's pile
-        return {RESERVE: 88, TURNED: 76, WASTE: 74}.get(src, 55)
+        return _LOADING.get(src, 55)
     if dst == WASTE:
         return 10  # the discard, which ends the turn: the last resort
     if src == RESERVE:
@@ -127,16 +129,17 @@ def priority(position: Position, move: Move) -> int:
         return 70 if not _moves_card_to_space(position, move) else 50
     if src == HOUSE:
         # Between houses: only to make a space the reserve can fill (no shuffling).
-        emptied = len(position.houses[move.si]) == 1 and bool(position.houses[move.di])
-        reserve = bool(position.mover.reserve)
-        return 60 if emptied and reserve else 0
+        houses = position.houses
+        emptied = len(houses[move.si]) == 1 and bool(houses[move.di])
+        return 60 if emptied and position.seats[position.to_move].reserve else 0
     return 0
 
 
 def medium_move(position: Position, rng: random.Random) -> Move:
     legal = position.legal_moves()
-    best = max(priority(position, move) for move in legal)
-    return rng.choice([move for move in legal if priority(position, move) == best])
+    wishes = [priority(position, move) for move in legal]
+    best = max(wishes)
+    return rng.choice([move for move, wish in zip(legal, wishes, strict=True) if wish == best])
 
 
 def easy_move(position: Position, rng: random.Random) -> Move:
@@ -170,7 +173,10 @@ SAMPLES: Final = 12
 #: Play-out steps the strong player may spend on a whole turn: about a second of one
 #: core at most (bench/bots.py prints the time per turn), inside the 2 s budget. A
 #: count of steps, not a clock, so that the same view always gives the same play.
-TURN_STEPS: Final = 80_000
+#: 80,000 before the plain generator made a step cheaper (README, Speed); the heaviest
+#: turns of three-turn play-outs still cost fewer instructions than before (README, the
+#: bots).
+TURN_STEPS: Final = 120_000
 
 
 class Work:
@@ -182,11 +188,18 @@ class Work:
         self.last: Move | None = None
 
 
+#: Turns a play-out plays: the rest of the strong player's, the next seat's, and the one
+#: after (its own again, with two seats). Two until the engine's plain generator paid
+#: for the third: 77.5% against medium over 200 mirrored games, where two won 65.0%
+#: (README, "The event stream and bots").
+PLAYOUT_TURNS: Final = 3
+
+
 def playout(
-    position: Position, seat: int, rng: random.Random, work: Work, turns: int = 2
+    position: Position, seat: int, rng: random.Random, work: Work, turns: int = PLAYOUT_TURNS
 ) -> Position:
     """Play ``position`` on with the medium policy until ``turns`` turns have ended
-    (the rest of ``seat``'s, then the next seat's), or the game does."""
+    (the rest of ``seat``'s, then the next seats'), or the game does."""
     start = position.turns
     for _ in range(PLAYOUT_STEPS):
         if position.is_over or position.turns - start >= turns:

@@ -32,7 +32,7 @@ from .rules import (
     THREE_PLAYER,
     Rules,
 )
-from .tables import move_table
+from .tables import mask_table, move_table
 from .variants.foster import (
     CompulsoryAfterRuns,
     HouseLoadsFirst,
@@ -157,15 +157,21 @@ def position_class(rules: Rules) -> type[Position]:
     family = family_of(rules)
     options = [cls for applies, cls in OPTION_CLASSES if applies(rules)]
     name = "+".join([family.position.__name__, *(cls.__name__ for cls in options)])
-    attributes = {
+    house_fits = house_fits_table(rules.houses_same_suit, family.both_ways, family.wrap_ranks)
+    # A class whose generation no hook changes lists its moves by target sets.
+    plain = not options and family.position is Position and not family.jokers
+    masks = mask_table(rules.foundations, rules.houses, rules.seats, house_fits) if plain else None
+    attributes: dict[str, object] = {
         "__slots__": (),
         "family": family,
         "_table": move_table(rules.foundations, rules.houses, rules.seats),
-        "_house_fits": house_fits_table(
-            rules.houses_same_suit, family.both_ways, family.wrap_ranks
-        ),
+        "_masks": masks,
+        "_house_fits": house_fits,
         "_load_fits": load_fits_table(family.wrap_ranks),
     }
+    if masks is not None:
+        attributes["legal_moves"] = Position.plain_legal_moves
+        attributes["push"] = Position.plain_push
     return cast(type[Position], type(name, (*options, family.position), attributes))
 
 

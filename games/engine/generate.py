@@ -20,6 +20,7 @@ from .moves import (
     TURN_MOVE,
     Move,
 )
+from .tables import LoadRows
 
 _ACES = tuple(make_card(ACE, suit) for suit in range(4))
 
@@ -107,6 +108,100 @@ class Generator(Board):
                 moves.extend(self._turn_actions(seat, spaces, moves))
             else:
                 moves = forced
+        self._legal = tuple(moves)
+        return moves
+
+    def _foundation_masks(self) -> list[int]:
+        """Face -> the foundations it may go on, as bits (``_foundation_wants``)."""
+        want = self._fwant if self._fwant is not None else self._foundation_wants()
+        fmask = [0] * 64
+        for face, targets in want.items():
+            for i in targets:
+                fmask[face] |= 1 << i
+        self._fmask = fmask
+        return fmask
+
+    def plain_legal_moves(self) -> list[Move]:
+        """``legal_moves`` of a class that overrides no hook of generation (the
+        standard game without options; ``families.position_class`` puts it in place
+        of ``legal_moves``): the same moves in the same order, each row of targets
+        taken whole from the class's ``MaskTable``. Faces are never 0 here (no
+        jokers), so 0 stands for an empty pile."""
+        masks = self._masks
+        if masks is None or self.status != PLAYING or self.turn_moves >= self.rules.max_turn_moves:
+            return Generator.legal_moves(self)
+        seats = self.seats
+        mover = self.to_move
+        seat = seats[mover]
+        fmask = self._fmask if self._fmask is not None else self._foundation_masks()
+        to_foundation = masks.to_foundation
+        reserve = seat.reserve
+        rf = reserve[-1] & FACE_MASK if reserve else 0
+        if fmask[rf]:  # P1: the reserve card's foundation moves only
+            self._legal = to_foundation[0][fmask[rf]]
+            self._fmoves = list(self._legal)
+            self._p1 = True
+            return list(self._legal)
+        turned = seat.turned
+        tf = turned & FACE_MASK if turned is not None else 0
+        state = self._houses_state
+        self._houses_state = None
+        if state is None:  # made afresh: each house's top, the houses each key takes
+            tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
+            key = masks.key
+            where = [0] * masks.keys
+            spaces = 0
+            bit = 1
+            for top in tops:
+                if top:
+                    where[key[top]] |= bit
+                else:
+                    spaces |= bit
+                bit <<= 1
+            state = tops, where, spaces
+        else:
+            tops, where, spaces = state
+        if fmask[tf] or any(map(fmask.__getitem__, tops)):  # P2: foundation moves only
+            fmoves = list(to_foundation[1][fmask[tf]])
+            for src, top in enumerate(tops, 2):
+                fmoves += to_foundation[src][fmask[top]]
+            self._fmoves = fmoves
+            self._p1 = False
+            self._legal = tuple(fmoves)
+            return fmoves[:]
+        self._houses_next = state
+        # R5.4: the faces each opponent's reserve and waste take, and the moves there.
+        load_fits = self._load_fits
+        loads: dict[Face, LoadRows] = {}
+        n = len(seats)
+        for distance, to_reserve, to_waste in masks.loads:
+            opp = seats[(mover + distance) % n]
+            if opp.reserve:
+                for face in load_fits[opp.reserve[-1] & FACE_MASK]:
+                    loads[face] = loads.get(face, ()) + to_reserve
+            if opp.waste:
+                for face in load_fits[opp.waste[-1] & FACE_MASK]:
+                    loads[face] = loads.get(face, ()) + to_waste
+        need = masks.need
+        to_house = masks.to_house
+        moves: list[Move] = []
+        for src, face in enumerate([rf, tf, *tops]):
+            if face:
+                targets = where[need[face]]
+                if targets:
+                    moves += to_house[src][targets]
+                if spaces:
+                    moves += to_house[src][spaces]
+                if face in loads:
+                    for rows, distance in loads[face]:
+                        moves.append(rows[src][distance])
+        if turned is not None:
+            moves.append(DISCARD)
+        elif seat.hand or seat.waste:
+            if not (spaces and reserve):
+                moves.append(TURN_MOVE)
+        else:
+            moves.append(END_MOVE)
         self._legal = tuple(moves)
         return moves
 

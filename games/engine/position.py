@@ -25,7 +25,7 @@ from .board import (
     WON,
     SeatPiles,
 )
-from .cards import Card
+from .cards import FACE_MASK, Card
 from .errors import PRIORITY_VIOLATIONS, IllegalMove
 from .moves import CARD, END, FOUNDATION, HOUSE, OPP_RESERVE, OPP_WASTE, RESERVE, TURN, TURNED, Move
 from .referee import UNAVAILABLE, Referee
@@ -85,6 +85,47 @@ class Position(Referee):
         self._apply(move)
         return violation
 
+    def plain_push(
+        self, move: Move, *, by_seat: int | None = None, classic: bool = False
+    ) -> str | None:
+        """``push`` of a class that overrides no hook of generation
+        (``families.position_class`` puts it in place of ``push``): a card move that
+        ``legal_moves`` has just listed is carried out at once; anything else as
+        ``push``."""
+        legal = self._legal
+        if legal is not None and (by_seat is None or by_seat == self.to_move):
+            for listed in legal:
+                if listed is move:
+                    state = self._houses_next
+                    self._apply(move)
+                    masks = self._masks
+                    if state is None or masks is None:
+                        return None
+                    if move.kind == CARD:  # bring the houses' view up to date
+                        tops, where, spaces = state
+                        key = masks.key
+                        houses = self.houses
+                        for kind, h in ((move.src, move.si), (move.dst, move.di)):
+                            if kind != HOUSE:
+                                continue
+                            pile = houses[h]
+                            old = tops[h]
+                            new = pile[-1] & FACE_MASK if pile else 0
+                            bit = 1 << h
+                            if old:
+                                where[key[old]] &= ~bit
+                            else:
+                                spaces &= ~bit
+                            if new:
+                                where[key[new]] |= bit
+                            else:
+                                spaces |= bit
+                            tops[h] = new
+                        state = tops, where, spaces
+                    self._houses_state = state
+                    return None
+        return Position.push(self, move, by_seat=by_seat, classic=classic)
+
     def play(self, text: str) -> Move:
         """Parse, check and apply one move given in the notation; returns the move."""
         move = self.parse(text)
@@ -97,6 +138,7 @@ class Position(Referee):
         """Carry out a checked move."""
         self._fmoves = None
         self._legal = None
+        self._houses_next = self._houses_state = None
         self.turn_moves += 1
         kind = move.kind
         if kind == CARD:
@@ -136,6 +178,7 @@ class Position(Referee):
         if dst == FOUNDATION:
             self.foundations[move.di].append(card)
             self._fwant = None
+            self._fmask = None
             self.turn_productive = True
         elif dst == HOUSE:
             self.houses[move.di].append(card)

@@ -7,6 +7,7 @@ import os
 import smtplib
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -145,11 +146,22 @@ def test_it_logs_the_game_seat_and_version_of_a_reply_address_never_its_signatur
         stderr=subprocess.STDOUT,
         text=True,
     )
-    try:
+    # Its output is read as it comes, by a thread: at DEBUG it writes more than a pipe
+    # holds, and a full pipe would stop the receiver mid-answer.
+    lines: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
         assert process.stdout is not None
-        for line in process.stdout:  # the logs come before, on the same pipe
+        for line in process.stdout:
+            lines.append(line)
             if "receiving mail for" in line:
-                break
+                ready.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        assert ready.wait(60), "".join(lines)[-2000:]
         mx = Receiver(port)
         mx.deliver(plain("alice@example.com", address, "help"), address)
         signature = address.partition("@")[0].rsplit(".", 1)[1]
@@ -159,7 +171,9 @@ def test_it_logs_the_game_seat_and_version_of_a_reply_address_never_its_signatur
         assert wait_until(lambda: InboundMail.objects.get().status == "done", 60)
     finally:
         process.terminate()
-        output, _ = process.communicate(timeout=30)
+        process.wait(timeout=30)
+        reader.join(timeout=30)
+    output = "".join(lines)
     game, seat, version = address.partition("+")[2].split(".")[:3]
     assert f"to='play {game}.{seat}.{version}'" in output  # "mail received"
     assert "mail refused to='tampered play+" in output
