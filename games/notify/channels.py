@@ -37,6 +37,6 @@ def push_with(pusher: Pusher) -> None:
         _pushers.append(pusher)
 
 
-def push(notice: Notice) -> bool:
+def send_by_push(notice: Notice) -> bool:
     """Queue the notice by push; whether any device will get it."""
     return any([pusher(notice) for pusher in _pushers])

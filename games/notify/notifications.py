@@ -64,7 +64,7 @@ def notify(
 ) -> Notification | None:
     """Tell of ``kind`` (see games.notify.kinds) as the player's preference for it says:
     an e-mail (its outbox row, returned), a push to each of their devices
-    (``channels.push``), both, a line in the daily digest, or nothing. In a game its
+    (``channels.send_by_push``), both, a line in the daily digest, or nothing. In a game its
     player plays by mail, "your turn" is the game itself: e-mailed at once, whatever
     the preference for notices. Against the computer, which answers within seconds,
     "your turn" is sent only to a player who asks for it
@@ -86,7 +86,7 @@ def notify(
     pushed = False
     if mode in PUSH_MODES and user is not None:
         notice = channels.Notice(kind, user, game, challenge, dict(context))
-        pushed = channels.push(notice)
+        pushed = channels.send_by_push(notice)
         if pushed and mode == "push":
             return None
     address = email or (user.email if user else "")

@@ -46,6 +46,7 @@ def test_it_puts_time_limits_on_every_task() -> None:
     }
     assert set(ours) == {
         "games.tasks.send_notification",
+        "games.tasks.send_push",
         "games.tasks.send_digest",
         "games.tasks.send_digests",
         "games.tasks.sweep_deadlines",
