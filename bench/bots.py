@@ -1,6 +1,7 @@
 """The computer players against each other, on mirrored deals.
 
-    python bench/bots.py [--games 200] [--preset pagat] [--jobs 2] [--pairs strong-medium,...]
+    python bench/bots.py [--games 200] [--first-deal 0] [--preset pagat] [--jobs 2]
+                         [--pairs strong-medium,...]
 
 For each pair of levels (easy-medium, medium-strong, easy-strong) it plays ``--games``
 games: ``--games / 2`` deals, each played twice with the seats swapped, so that
@@ -12,7 +13,8 @@ level's share of the games, and for each level the time it took to decide a whol
 turn (median, 99th percentile, most), timed with ``time.perf_counter`` around
 ``turn``. Its last line reads ``strong beats medium P%, medium beats easy Q%`` (with
 ``--pairs``, only the pairs played: ``--pairs strong-medium`` bounds a run to the pair
-that takes the time).
+that takes the time). Deal ``k`` is always seed ``1000 + k``, so ``--first-deal 100
+--games 200`` plays deals 100-199: a run that goes on from an earlier one with new deals.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=200, help="games per pair (even)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal's number")
     parser.add_argument("--preset", default="pagat", choices=sorted(PRESETS))
     parser.add_argument("--jobs", type=int, default=2, help="processes (one per core)")
     parser.add_argument(
@@ -92,12 +95,15 @@ def main() -> None:
     times: dict[str, list[float]] = defaultdict(list)
     shares: dict[tuple[str, str], float] = {}
     started = time.perf_counter()
-    print(f"preset {args.preset}, {2 * deals} games a pair ({deals} deals, each from both seats)")
+    print(
+        f"preset {args.preset}, {2 * deals} games a pair (deals {args.first_deal}-"
+        f"{args.first_deal + deals - 1}, each from both seats)"
+    )
     with ProcessPoolExecutor(args.jobs) as pool:
         for better, worse in pairs:
             work = [
                 (levels, 1000 + seed, args.preset)
-                for seed in range(deals)
+                for seed in range(args.first_deal, args.first_deal + deals)
                 for levels in ((better, worse), (worse, better))
             ]
             results = list(pool.map(job, work, chunksize=4))
