@@ -17,6 +17,10 @@ os.environ.setdefault("MAIL_AUTHENTICATE_SENDER", "0")
 # The Mailgun inbound webhook is on in tests, signed with this key.
 os.environ.setdefault("MAILGUN_WEBHOOK_SIGNING_KEY", "test-mailgun-signing-key")
 os.environ.setdefault("BOT_PAUSE_SECONDS", "0,0")  # the computer answers at once in tests
+# Every game that ends is reviewed (at once, tasks being eager): on a small budget here.
+os.environ.setdefault("REVIEW_DECISION_STEPS", "200")
+os.environ.setdefault("REVIEW_GAME_STEPS", "20000")
+os.environ.setdefault("REVIEW_SAMPLES", "2")
 # Webhooks deliver to the tests' receivers on 127.0.0.1, over plain HTTP.
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", "1")
 os.environ.setdefault("WEBHOOK_REQUIRE_HTTPS", "0")
