@@ -18,8 +18,9 @@ from games.play.dealing import start_game
 from games.play.services import resign
 from games.review import services
 from games.review.services import REVIEW_GAME
+from tests.review_scenes import reviewed_game
 
-from .conftest import client_for, make_broker_folders, play_turn, wait_until
+from .conftest import browser, client_for, make_broker_folders, play_turn, wait_until
 
 Run = Callable[..., Any]
 
@@ -132,3 +133,28 @@ def test_a_worker_reviews_the_game_after_it_ends(worker: str) -> None:
     resign(game_id=game.pk, user=alice)  # commits, then queues the review on its queue
     assert wait_until(lambda: GameReview.objects.filter(game=game).exists())
     assert GameReview.objects.get(game=game).document["turns"][0]["turn"] == 1
+
+
+def test_the_replay_marks_the_turns_and_offers_the_better_line(alice: User, bob: User) -> None:
+    game = reviewed_game(alice, bob)
+    review = GameReview.objects.get(game=game).document
+    first = review["turns"][0]
+    assert first["marks"][:1] == ["compulsory"] and review["turns"][1]["marks"][:1] == ["stop"]
+    html = browser(alice).get(f"/games/{game.pk}/replay/").content.decode()
+    assert 'id="review-h"' in html and 'id="review-turn-1"' in html
+    assert "compulsory move missed" in html and "Stop! not called" in html
+    assert "Stop! could have been called on move 2 of the turn before (S2)." in html
+    assert '<a class="review-marks" href="#review-turn-1">' in html  # the move list's marker
+    assert "Show the better line" in html
+    for decision in (d for d in first["decisions"] if d["loss"] > 0):
+        assert all(f"<code>{move}</code>" in html for move in decision["better"])
+
+
+def test_the_replay_says_when_the_review_is_not_ready(alice: User, bob: User) -> None:
+    game = reviewed_game(alice, bob)
+    GameReview.objects.all().delete()
+    html = browser(bob).get(f"/games/{game.pk}/replay/").content.decode()
+    assert 'id="review-pending"' in html and 'id="review-turn-1"' not in html
+    playing = start_game(alice, bob, seed=3)
+    html = browser(bob).get(f"/games/{playing.pk}/replay/").content.decode()
+    assert 'id="review-h"' not in html
