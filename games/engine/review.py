@@ -400,3 +400,41 @@ def count_difference(position: Position, seat: int) -> float:
     mine = position.seats[seat].count
     others = [piles.count for n, piles in enumerate(position.seats) if n != seat]
     return sum(others) / len(others) - mine
+
+
+# ------------------------------------------------------------------ in the export
+
+#: The writer a review's comments name in an export, where the players' seats stand.
+REVIEWER: Final = "review"
+
+
+def export_comments(document: dict[str, Any]) -> list[tuple[int, str, str]]:
+    """A review document's notes as the export's comments (``Game.export``): one after
+    each turn it marks, (record length, ``REVIEWER``, words), and the accuracies last."""
+    notes: list[tuple[int, str, str]] = []
+    last = 0
+    for row in document["turns"]:
+        end = row["index"] + len(row["moves"])
+        last = max(last, end)
+        said = [
+            f"{m['move']} broke {m['violation']}, required {' or '.join(m['compulsory'])}"
+            if m["compulsory"]
+            else f"{m['move']} broke {m['violation']}"
+            for m in row["missed_compulsory"]
+        ]
+        stop = row["missed_stop"]
+        if stop is not None:
+            said.append(f"Stop! not called on move {stop['move_number']} ({stop['violation']})")
+        said += [
+            f"better {' '.join(d['better'])} than {' '.join(d['played'])} ({d['loss']:.2f} lost)"
+            for d in row["decisions"]
+            if d["loss"] >= BIG_LOSS
+        ]
+        if said:
+            notes.append((end, REVIEWER, f"{row['seat']}: " + "; ".join(said)))
+    figures = [
+        f"{letter} " + ("-" if player["accuracy"] is None else f"{player['accuracy']}%")
+        for letter, player in document["players"].items()
+    ]
+    notes.append((last + 1, REVIEWER, "accuracy " + ", ".join(figures)))
+    return notes

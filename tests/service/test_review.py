@@ -4,6 +4,7 @@ worker on its own queue, never for a game in play, idempotent; the API and the c
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -13,6 +14,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 
 from config.celery import app
+from games.engine import Game as EngineGame
+from games.engine import get_rules
 from games.models import Game, GameReview
 from games.play.dealing import start_game
 from games.play.services import resign
@@ -158,3 +161,54 @@ def test_the_replay_says_when_the_review_is_not_ready(alice: User, bob: User) ->
     playing = start_game(alice, bob, seed=3)
     html = browser(bob).get(f"/games/{playing.pk}/replay/").content.decode()
     assert 'id="review-h"' not in html
+
+
+TAG = re.compile(r'^\[(\w+) "(.*)"\]$')
+TURN_LINE = re.compile(r"^\d+ ([A-C]): (.*)$")
+
+
+def tags_of(lines: list[str]) -> list[tuple[str, str]]:
+    return [(m[1], m[2]) for m in map(TAG.match, lines) if m]
+
+
+def read_back(text: str) -> EngineGame:
+    """An export read as the notation says (docs/notation.md): tag lines, turn lines,
+    the final event; comment lines, in braces, skipped. The game played again."""
+    tags = dict(tags_of(text.splitlines()))
+    replayed = EngineGame(int(tags["Seed"]), get_rules(tags["Rules"]), stop_mode=tags["Stop"])
+    for line in text.splitlines():
+        if line.startswith("{"):
+            assert line.endswith("}") and "\n" not in line  # a comment: one line in braces
+            continue
+        turn = TURN_LINE.match(line)
+        if turn is not None:
+            replayed.play("ABC".index(turn[1]), turn[2])
+        elif line.endswith(" resigns"):
+            replayed.resign("ABC".index(line[0]))
+    return replayed
+
+
+def test_the_export_carries_the_review_as_comments_and_still_reads_back(
+    alice: User, bob: User
+) -> None:
+    game = reviewed_game(alice, bob)
+    text = browser(alice).get(f"/games/{game.pk}/export.txt").content.decode()
+    notes = [line for line in text.splitlines() if line.startswith("{review: ")]
+    offender = game.letters[1 - game.letters.index(game.winner)]
+    caller = game.winner
+    assert notes[0].startswith(f"{{review: {offender}: C-W broke S2, required ")
+    assert f"{{review: {caller}: Stop! not called on move 2 (S2)" in text
+    assert notes[-1].startswith("{review: accuracy A ") and text.rstrip().endswith(notes[-1])
+    lines = text.splitlines()
+    assert (
+        lines.index(notes[0])
+        == next(i for i, line in enumerate(lines) if line.startswith("1 ")) + 1
+    )
+    replayed = read_back(text)
+    assert replayed.is_over
+    without = "\n".join(line for line in lines if not line.startswith("{")) + "\n"
+    tags = tags_of(lines)
+    keep = [(k, v) for k, v in tags if k in ("Game", "Rules", "A", "B")]
+    assert replayed.export(keep, {}) == without
+    api = client_for(bob).get(f"/api/v1/games/{game.pk}/export/").content.decode()
+    assert notes[0] in api
