@@ -450,7 +450,7 @@ if not (
 # The review of a finished game (docs/review.md) runs on the "review" queue, apart from
 # the moves, with its own time limits; its CPU is bounded by the strong search's steps:
 # at most REVIEW_DECISION_STEPS a decision, REVIEW_GAME_STEPS a game.
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "review"}}
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {"games.tasks.review_game": {"queue": "review"}}
 REVIEW_SOFT_TIME_LIMIT = float(os.environ.get("REVIEW_SOFT_TIME_LIMIT", "300"))
 REVIEW_TIME_LIMIT = float(os.environ.get("REVIEW_TIME_LIMIT", "330"))
 REVIEW_DECISION_STEPS = int(os.environ.get("REVIEW_DECISION_STEPS", "12000"))

@@ -6,13 +6,16 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
+from config import settings as production
 from config.celery import app
 from games.engine import Game as EngineGame
 from games.engine import get_rules
@@ -21,11 +24,13 @@ from games.play.dealing import start_game
 from games.play.services import resign
 from games.review import services
 from games.review.services import REVIEW_GAME
+from games.tasks import review_game as review_game_task
 from tests.review_scenes import reviewed_game
 
 from .conftest import browser, client_for, make_broker_folders, play_turn, wait_until
 
 Run = Callable[..., Any]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def finished(alice: User, bob: User, run: Run, *, public: bool = True) -> Game:
@@ -52,7 +57,7 @@ def test_a_game_that_ends_is_reviewed_and_a_game_in_play_never(
     document = row.document
     assert [turn["turn"] for turn in document["turns"]] == [1, 2, 3]
     assert set(document["players"]) == {"A", "B"}
-    assert document["budget"] == {"decision_steps": 200, "samples": 2}
+    assert document["budget"] == {"decision_steps": 200, "samples": 1}
 
 
 def test_the_review_is_done_once(alice: User, bob: User, run: Run) -> None:
@@ -103,6 +108,16 @@ def test_a_private_games_review_is_its_players_only(
     path = f"/api/v1/games/{game.pk}/review/"
     assert client_for(charlie).get(path).status_code == 404
     assert client_for(bob).get(path).status_code == 200
+
+
+def test_reviews_have_a_queue_of_their_own_and_a_worker_for_it() -> None:
+    """The service's settings (the tests' own send reviews to each test worker's queue)."""
+    assert production.CELERY_TASK_ROUTES == {REVIEW_GAME: {"queue": "review"}}
+    assert production.REVIEW_SOFT_TIME_LIMIT < production.REVIEW_TIME_LIMIT
+    compose = (ROOT / "docker" / "compose.yml").read_text()
+    assert '"worker", "-Q", "review", "--concurrency", "1"' in compose
+    assert '"-Q", "review", "-c", "1"' in (ROOT / "config" / "run.py").read_text()
+    assert review_game_task.acks_late and review_game_task.time_limit == settings.REVIEW_TIME_LIMIT
 
 
 @pytest.fixture
