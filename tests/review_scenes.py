@@ -17,7 +17,7 @@ def reviewed_game(alice: User, bob: User) -> Game:
     the next seat plays a turn without calling Stop!, then the first resigns. Reviewed
     (at the end, or here where on-commit work does not run)."""
     game = start_game(alice, bob, seed=2, stop_mode=StopMode.CLASSIC)
-    first, second = (alice, bob) if game.to_move == "A" else (bob, alice)
+    first = alice if game.to_move == "A" else bob
     play_moves(game_id=game.pk, user=first, moves=["T", "C-W"])
     game.refresh_from_db()
     play_turn(game, alice, bob)

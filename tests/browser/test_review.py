@@ -44,7 +44,7 @@ def test_the_replay_shows_the_review_and_the_better_line_on_request(
     expect(line.locator("ul")).to_contain_text("the strong player")
     assert_fits(page, "the replay with its review", width if width == 360 else 1280)
     for scheme in ("light", "dark"):
-        page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+        page.emulate_media(color_scheme=scheme)
         assert violations(page) == [], scheme
     screenshot(page, f"replay-review-{width}")
     assert console.errors == []
