@@ -191,3 +191,23 @@ def test_twin_positions_get_the_same_review_of_the_turn(game: RandomGame, salt: 
             if refusal is not None and refusal.code in PRIORITY_VIOLATIONS:
                 code = refusal.code
                 assert compulsory_moves(position, code, move) == compulsory_moves(twin, code, move)
+
+
+def test_twin_positions_of_a_slip_get_the_same_review_of_the_turn() -> None:
+    """Seed 2 after ``T`` (an ace turned): the discard is a slip. A twin with every card
+    the seat cannot see dealt again gives the same compulsory moves, the same strong
+    line and the same scores."""
+    position = deal(2)
+    seat = position.to_move
+    position.push(position.parse("T"))
+    twin = determinize(position, seat, random.Random(99))
+    assert view(twin, seat) == view(position, seat)
+    assert twin.seats[seat].hand != position.seats[seat].hand  # other cards, unseen
+    discard = position.parse("C-W")
+    refusal = position.refusal(discard)
+    assert refusal is not None and refusal.code == "S2"
+    compulsory = compulsory_moves(position, "S2", discard)
+    assert compulsory and compulsory == compulsory_moves(twin, "S2", discard)
+    mine = judge(position, [discard], 1, steps=STEPS, samples=SAMPLES)
+    assert mine == judge(twin, [discard], 1, steps=STEPS, samples=SAMPLES)
+    assert mine.better and mine.better[0].dst == FOUNDATION and mine.loss > 0
