@@ -78,6 +78,8 @@ def main() -> int:
             *("--timeout-graceful-shutdown", "3", "--no-access-log"),
         ],
         "worker": [*celery, "worker", "-l", "info", "--concurrency", "2"],
+        # The reviews of finished games, on their own queue: never in a move's way.
+        "reviewer": [*celery, "worker", "-l", "info", "-Q", "review", "-c", "1", "-n", "review@%h"],
         "beat": [*celery, "beat", "-l", "info"],
         # Play by mail: replies delivered by SMTP to 127.0.0.1:2525 (docs/play-by-mail.md).
         "mail": [sys.executable, "manage.py", "receive_mail", "--port", mail],

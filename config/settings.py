@@ -447,6 +447,15 @@ if not (
         " < CELERY_TASK_TIME_LIMIT < NOTIFICATION_LEASE_SECONDS (seconds): a send must"
         " end before its claim may pass to another worker"
     )
+# The review of a finished game (docs/review.md) runs on the "review" queue, apart from
+# the moves, with its own time limits; its CPU is bounded by the strong search's steps:
+# at most REVIEW_DECISION_STEPS a decision, REVIEW_GAME_STEPS a game.
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {"games.tasks.review_game": {"queue": "review"}}
+REVIEW_SOFT_TIME_LIMIT = float(os.environ.get("REVIEW_SOFT_TIME_LIMIT", "300"))
+REVIEW_TIME_LIMIT = float(os.environ.get("REVIEW_TIME_LIMIT", "330"))
+REVIEW_DECISION_STEPS = int(os.environ.get("REVIEW_DECISION_STEPS", "12000"))
+REVIEW_GAME_STEPS = int(os.environ.get("REVIEW_GAME_STEPS", "2000000"))
+REVIEW_SAMPLES = int(os.environ.get("REVIEW_SAMPLES", "8"))  # play-outs scoring each line
 # The settings' LOGGING applies in workers and beat too (config/celery.py).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True

@@ -17,6 +17,10 @@ os.environ.setdefault("MAIL_AUTHENTICATE_SENDER", "0")
 # The Mailgun inbound webhook is on in tests, signed with this key.
 os.environ.setdefault("MAILGUN_WEBHOOK_SIGNING_KEY", "test-mailgun-signing-key")
 os.environ.setdefault("BOT_PAUSE_SECONDS", "0,0")  # the computer answers at once in tests
+# Every game that ends is reviewed (at once, tasks being eager): on a small budget here.
+os.environ.setdefault("REVIEW_DECISION_STEPS", "200")
+os.environ.setdefault("REVIEW_GAME_STEPS", "20000")
+os.environ.setdefault("REVIEW_SAMPLES", "1")
 # Webhooks deliver to the tests' receivers on 127.0.0.1, over plain HTTP.
 os.environ.setdefault("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", "1")
 os.environ.setdefault("WEBHOOK_REQUIRE_HTTPS", "0")
@@ -26,6 +30,9 @@ os.environ.setdefault("RBANK_VAR_DIR", os.path.join(os.path.dirname(__file__), "
 
 from .settings import *  # noqa: F403
 
+# Reviews go to the default queue, which each test worker takes under a name of its own
+# (the "review" queue is shared by every test process): config.settings routes them.
+CELERY_TASK_ROUTES = {}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users in tests
 # A worker started by a test in another process is told by the environment to use the
 # test's database and SMTP server, and to take its tasks from the broker.

@@ -26,6 +26,7 @@ from games.models import (
     ChallengeSeat,
     Event,
     Game,
+    GameReview,
     IdempotentRequest,
     Match,
     MatchSeat,
@@ -251,6 +252,16 @@ class MessageAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("text"))
     def excerpt(self, row: Message) -> str:
         return Truncator(row.text).chars(80)
+
+
+@admin.register(GameReview)
+class GameReviewAdmin(ReadOnlyAdmin):
+    """A finished game's review (games.review; docs/review.md): written by its task only."""
+
+    list_display = ["game", "format", "seconds", "created_at"]
+    list_filter = ["format"]
+    search_fields = ["game__id__exact"]
+    date_hierarchy = "created_at"
 
 
 @admin.register(Rating)

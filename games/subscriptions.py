@@ -26,6 +26,7 @@ from games.play.happenings import (
     TurnPassed,
     subscribe,
 )
+from games.review import services as review
 
 
 def subscribe_all() -> None:
@@ -41,6 +42,7 @@ def subscribe_all() -> None:
     subscribe(GameEnded, feed.game_ended)
     subscribe(GameEnded, ratings.game_ended)
     subscribe(GameEnded, matches.game_ended)
+    subscribe(GameEnded, review.game_ended)
     subscribe(MessageWritten, tell.message_written)
     subscribe(MessageWritten, feed.message_written)
     subscribe(MessageWritten, poll.message_written)

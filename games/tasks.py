@@ -9,12 +9,14 @@ tasks do not retry themselves: a failed attempt is recorded on its row, whose
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from games import retention, sweep
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
 from games.push import sending
+from games.review import services as review
 from lib.outbox import dispatch
 
 
@@ -72,3 +74,15 @@ def play_bot_turn(game_id: int, version: int) -> str:
 def answer_bot_stalemate(game_id: int, version: int) -> str:
     """The computer players' answers to a stalemate offer, if the game is at ``version``."""
     return bots.answer_stalemate(game_id, version)
+
+
+@shared_task(  # type: ignore[untyped-decorator]
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=settings.REVIEW_SOFT_TIME_LIMIT,
+    time_limit=settings.REVIEW_TIME_LIMIT,
+)
+def review_game(game_id: int) -> str:
+    """The review of a finished game, on the ``review`` queue (``CELERY_TASK_ROUTES``):
+    nothing for a game in play, or one reviewed already."""
+    return review.review_game(game_id)

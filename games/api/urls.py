@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 import lib.converters  # noqa: F401  (registers <id:...>)
-from games.api import challenges, games, play, players, rules, stream, talk
+from games.api import challenges, games, play, players, review, rules, stream, talk
 
 urlpatterns = [
     path("stream/events/", stream.events, name="api-stream-events"),
@@ -29,6 +29,7 @@ urlpatterns = [
     path("games/<id:game_id>/log/", games.MoveLogApi.as_view(), name="api-game-log"),
     path("games/<id:game_id>/export/", games.ExportApi.as_view(), name="api-game-export"),
     path("games/<id:game_id>/record/", games.RecordApi.as_view(), name="api-game-record"),
+    path("games/<id:game_id>/review/", review.ReviewApi.as_view(), name="api-game-review"),
     path("games/<id:game_id>/resign/", play.ResignApi.as_view(), name="api-game-resign"),
     path(
         "games/<id:game_id>/stalemate/offer/",

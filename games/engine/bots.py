@@ -70,6 +70,12 @@ def _hidden_piles(position: Position, seat: int) -> list[tuple[list[Card], int]]
     return piles
 
 
+def hidden_counts(position: Position, seat: int) -> list[int]:
+    """How many cards ``seat`` cannot see in each pile that may hold some, in a fixed
+    order: a count that drops is a card turned up (``games.engine.review``)."""
+    return [hidden for _, hidden in _hidden_piles(position, seat)]
+
+
 def unseen(position: Position, seat: int) -> list[Card]:
     """The cards ``seat`` cannot see, sorted: the same list for every position that
     shows ``seat`` the same view."""
@@ -287,13 +293,16 @@ def _same_move(position: Position, move: Move) -> Move:
     raise AssertionError(f"{move} is not legal in the real position")
 
 
-def turn(level: str, position: Position, seat: int, rng: random.Random) -> list[Move]:
-    """A whole turn for ``seat``: the bot's moves until its turn ends (on a copy)."""
+def turn(
+    level: str, position: Position, seat: int, rng: random.Random, steps: int = TURN_STEPS
+) -> list[Move]:
+    """A whole turn for ``seat``: the bot's moves until its turn ends (on a copy).
+    ``steps``: the strong player's play-out steps for the turn (``Work``)."""
     copy = position.copy()
     if copy.rules.shuffle_waste and copy.reshuffle_key is None:
         _new_key(copy, rng)  # a keyless table: the bot's own guess at its new hands
     moves: list[Move] = []
-    work = Work()
+    work = Work(steps)
     while not copy.is_over and copy.to_move == seat and len(moves) < TURN_MOVES:
         move = choose(level, copy, seat, rng, work)
         copy.push(move)
@@ -330,6 +339,7 @@ __all__ = [
     "accepts_stalemate",
     "choose",
     "determinize",
+    "hidden_counts",
     "stop_call",
     "turn",
     "unseen",

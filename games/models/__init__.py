@@ -25,6 +25,7 @@ from games.models.game import (
 from games.models.lobby import Challenge, ChallengeSeat, Rating
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
 from games.models.push import PushMessage, PushSubscription
+from games.models.review import GameReview
 from games.models.talk import Message
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "ChallengeSeat",
     "Event",
     "Game",
+    "GameReview",
     "IdempotentRequest",
     "Match",
     "MatchSeat",

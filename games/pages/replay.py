@@ -18,6 +18,7 @@ from games.pages.playback import MOST_MOVES, played_out
 from games.pages.table import readable_messages
 from games.play import selectors
 from games.play.store import engine_game
+from games.review import services as reviews
 from games.words.results import result_line
 
 
@@ -72,6 +73,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             said.setdefault(message["ply"], []).append(message)
     for entry in log:
         entry["said"] = said.get(entry["index"] + 1, [])
+    review = reviews.stored_review(game) if finished else None
+    if review is not None:
+        marked = {turn["index"]: turn for turn in review["turns"] if turn["marks"]}
+        for entry in log:
+            entry["review"] = marked.get(entry["index"])
     moved = {entry["index"]: entry["move"] for entry in log}
     played = [moved.get(index, "") for index in range(step, end)]
     context = {
@@ -102,6 +108,8 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "plays_by_mail": seat is not None and mail_play.plays_by_mail(game, seat),
         "replaying": True,
         "turn_frames": played_out(views, played, names) if played else [],
+        "review": review,
+        "review_turns": review_turns(review) if review is not None else [],
     }
     return render(request, "games/replay.html", context)
 
@@ -136,3 +144,14 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'inline; filename="russian-bank-{game.pk}.txt"'
     return response
+
+
+def review_turns(review: dict[str, Any]) -> list[dict[str, Any]]:
+    """The reviewed turns worth a look (a mark, or some count lost), each decision that
+    lost count with its better line: the page's part of the review (docs/review.md)."""
+    turns = []
+    for turn in review["turns"]:
+        costly = [decision for decision in turn["decisions"] if decision["loss"] > 0]
+        if turn["marks"] or costly:
+            turns.append({**turn, "costly": costly})
+    return turns

@@ -11,7 +11,8 @@ from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
 from games.engine import Game as EngineGame
-from games.models import SEATS, Game
+from games.engine import review
+from games.models import SEATS, Game, GameReview
 from games.play.store import engine_game
 from games.talk import messages_for
 from lib.errors import ServiceError
@@ -167,9 +168,14 @@ def export_game(
 ) -> str:
     """The game in the notation (docs/notation.md), with the messages ``reader`` (in
     ``seat``; None: a spectator) may read. The seed appears only once the game is over, so
-    an export never lets anyone deal the hidden cards of a game in play."""
+    an export never lets anyone deal the hidden cards of a game in play. A finished
+    game's review, once ready, adds its notes as comments of its own (docs/review.md)."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
     comments = [(m.ply, m.seat, m.text) for m in messages_for(game, reader, seat)]
+    if game.status != Game.Status.PLAYING:
+        found = GameReview.objects.filter(game=game, format=review.FORMAT).first()
+        if found is not None:
+            comments += review.export_comments(found.document)
     return engine_game(game).export(header, game.rule_options, comments)
 
 

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from competitions.models import Competition
 from competitions.services.entering import Terms, create_competition, enter
 from games.models import Game
+from tests.review_scenes import reviewed_game
 from tests.service.conftest import play_turn
 
 from .conftest import Console, assert_fits, screenshot, sign_in
@@ -68,6 +69,8 @@ def test_every_page_passes_axe(
     cup = create_competition(bob, Terms(name="Club cup", format="round_robin", max_players=2))
     enter(cup.pk, alice)
     enter(cup.pk, bob)
+    # A finished game's replay with its review (a marker on each turn it notes).
+    reviewed = f"/games/{reviewed_game(alice, bob).pk}/replay/"
     for width in (360, 1280):
         for signed_in in (False, True):
             context = browser.new_context(
@@ -79,7 +82,8 @@ def test_every_page_passes_axe(
             page = context.new_page()
             if signed_in:
                 sign_in(page, "alice")
-            for url in signed_in_pages(playable_game) if signed_in else SIGNED_OUT_PAGES:
+            signed_in_urls = [*signed_in_pages(playable_game), reviewed]
+            for url in signed_in_urls if signed_in else SIGNED_OUT_PAGES:
                 page.goto(url)
                 if language == "en":  # each page in both themes at both widths, to look at
                     name = url.strip("/").replace("/", "-").replace("accounts-", "") or "home"

@@ -27,6 +27,7 @@ from games.notify.mail_play import ReplyAddress
 from games.play.services import resign, write_message
 from games.talk import report_message
 from mailplay.receiving import receive
+from tests.review_scenes import reviewed_game
 from tests.stop_scenes import classic_game
 from webhooks.services import create_webhook, ping
 
@@ -102,6 +103,10 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
         user=bob, endpoint="https://push.example.net/x", p256dh="k", auth="a"
     )
     PushMessage.objects.create(user=bob, subscription=device, kind="your_turn", game=game)
+    gina, hank = (
+        User.objects.create_user(n, f"{n}@example.com", "pw-x-12345") for n in ("gina", "hank")
+    )
+    reviewed_game(gina, hank)  # a finished game and its review
     return game
 
 

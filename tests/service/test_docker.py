@@ -38,10 +38,11 @@ def services(name: str = "compose.yml") -> dict[str, Any]:
 
 def test_it_has_web_worker_one_beat_postgres_redis_and_no_mail_catcher() -> None:
     svc = services()
-    assert set(svc) == {"migrate", "web", "worker", "beat", "mail", "postgres", "redis"}
+    assert set(svc) == {"migrate", "web", "worker", "reviewer", "beat", "mail", "postgres", "redis"}
     assert "receive_mail" in svc["mail"]["command"]
     assert "beat" in svc["beat"]["command"] and "deploy" not in svc["beat"]  # never scaled
     assert "worker" in svc["worker"]["command"]
+    assert svc["reviewer"]["command"][3:6] == ["worker", "-Q", "review"]  # games.review
     assert "mailpit" not in (DOCKER / "compose.yml").read_text().lower()
 
 

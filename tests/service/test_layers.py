@@ -103,6 +103,7 @@ ROOMS = (
     "games.push",
     "games.lobby",
     "games.computer",
+    "games.review",
     "games.sweep",
     "games.retention",
     "games.tasks",
