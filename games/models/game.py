@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -345,8 +346,15 @@ class Seat(SeatFields):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]
-        # A player's games: the lobby and the API list them by joining seats.
-        indexes = [models.Index(fields=["user", "game"])]
+        indexes = [
+            # A player's games: the lobby and the API list them by joining seats.
+            models.Index(fields=["user", "game"]),
+            # A player's seats in games being played (a seat's score is null until its
+            # game ends): the sweep finds the computer's among millions of finished ones.
+            models.Index(fields=["user"], condition=Q(score__isnull=True), name="seat_in_play"),
+            # The seats of pending stalemate offers (a few at any time).
+            models.Index(fields=["game"], condition=Q(offer__isnull=False), name="seat_offering"),
+        ]
 
     @classmethod
     def from_db(cls, *args: Any, **kwargs: Any) -> Seat:

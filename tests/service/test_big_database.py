@@ -4,18 +4,27 @@ them, and on PostgreSQL each is served by an index, not a scan of the table."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from accounts.bots import bot_player
 from accounts.conduct import block, kept_apart
 from accounts.services import profile_of
-from games.models import Rating
+from games.models import Game, Rating, Seat
+from games.play.dealing import start_game
+from games.play.services import resign
+from games.play.stalemate import offer_stalemate
+from games.sweep import sweep
 
 from .conftest import browser
+from .test_bots import human_turn
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +71,94 @@ def test_who_is_kept_apart_is_read_from_the_blocks_alone(
     [query] = captured.captured_queries
     assert "auth_user" not in query["sql"]
     assert kept_apart(bob) == {alice.pk} and kept_apart(User.objects.create_user("dora")) == set()
+
+
+def plan_of(sql: str) -> str:
+    """PostgreSQL's plan for ``sql`` when it may use any index (on a test's few rows a
+    scan of the table is cheaper, and says nothing of a million)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("EXPLAIN " + sql)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("SET LOCAL enable_seqscan = on")
+    return plan
+
+
+def on_postgresql() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("the plans are PostgreSQL's (the postgres pass runs this)")
+
+
+def many(*, finished: int, against: User, active: int, people: tuple[User, User]) -> None:
+    """Rows as a busy server holds them, for PostgreSQL's statistics (``ANALYZE``):
+    ``finished`` games of ``people[0]`` against ``against``, and ``active`` games
+    between ``people``, stalled; copies of a dealt game, written in bulk."""
+    template = start_game(*people, seed=1)
+    fields = {
+        f.attname: getattr(template, f.attname)
+        for f in Game._meta.concrete_fields
+        if not f.primary_key
+    }
+    old = timezone.now() - timedelta(days=30)
+    done = {**fields, "status": Game.Status.WON, "state": None, "deadline": None, "updated_at": old}
+    games = Game.objects.bulk_create(
+        [Game(**done) for _ in range(finished)] + [Game(**fields) for _ in range(active)]
+    )
+    Game.objects.filter(pk__in=[g.pk for g in games]).update(updated_at=old)
+    seats = []
+    for n, game in enumerate(games):
+        users = (people[0], against) if n < finished else people
+        score = 0 if n < finished else None
+        seats += [
+            Seat(game=game, letter=x, user=u, score=score) for x, u in zip("AB", users, strict=True)
+        ]
+    Seat.objects.bulk_create(seats)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def stalled(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=3))
+
+
+def test_the_sweep_wakes_the_computers_turns_and_answers_from_their_seats_in_play(
+    alice: User, bob: User, run: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer's turn and its answer to a stalemate offer, both lost, are queued
+    again; a finished game against it is not looked at."""
+    bot = bot_player("easy")
+    monkeypatch.setattr("games.computer.bot_wake.dispatch", lambda *args, **kwargs: False)
+    turn = run(start_game, alice, bot, seed=11)
+    if turn.to_move == "A":
+        run(human_turn, turn, alice)
+    offer = next(g for n in range(11, 40) if (g := start_game(bob, bot, seed=n)).to_move == "A")
+    run(offer_stalemate, game_id=offer.pk, user=bob)  # on bob's own turn
+    over = run(start_game, alice, bot, seed=12)
+    run(resign, game_id=over.pk, user=alice)
+    monkeypatch.undo()
+    for game in (turn, offer, over):
+        stalled(game)
+    assert Seat.objects.filter(game=over, score__isnull=True).count() == 0
+    assert run(sweep)["bots_woken"] == 2
+    turn.refresh_from_db()
+    offer.refresh_from_db()
+    assert turn.to_move == "A" and (offer.status, offer.ending) == ("stalemate", "agreed")
+    assert run(sweep)["bots_woken"] == 0
+
+
+def test_the_sweep_reads_the_computers_seats_in_play_by_their_index(
+    alice: User, bob: User, run: Callable[..., Any]
+) -> None:
+    """Not every game being played: with 100,000 of them it read them all, 500 ms a
+    minute (docs/big-database.md)."""
+    on_postgresql()
+    bot = bot_player("easy")
+    run(start_game, alice, bot, seed=11)
+    many(finished=2_000, against=bot, active=500, people=(alice, bob))
+    with CaptureQueriesContext(connection) as captured:
+        sweep()
+    reads = [q["sql"] for q in captured.captured_queries if "bot_level" in q["sql"]]
+    assert len(reads) == 2
+    for sql in reads:
+        plan = plan_of(sql)
+        assert "seat_in_play" in plan or "seat_offering" in plan, plan
