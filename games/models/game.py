@@ -272,10 +272,17 @@ class Game(Seated, RulesFields, TimeControlFields):
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        # The minute sweep reads these two: each must find due games without a scan.
         indexes = [
+            # The minute sweep reads these two: each must find due games without a scan.
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "reminder_at"]),
+            # The public games being played, newest activity first (/watch/): a page is
+            # the index's first entries, never a sort of every game being played.
+            models.Index(
+                fields=["-updated_at", "-id"],
+                condition=Q(status="playing", public=True),
+                name="game_public_newest",
+            ),
         ]
 
     def __str__(self) -> str:
