@@ -33,7 +33,8 @@ network; the suite's settings, in-memory cache, a cache key prefix per database)
   engine, save) in a new game between ``heavy`` and ``regular``, the moves of a long
   random game (turn ends, which write the next deadline and e-mail, included);
 - **lobby**: ``/`` for ``regular``;
-- **player page**: ``/players/heavy/``;
+- **player page**: ``/players/<the player who signed up last>/`` (a name far into
+  the table of players: ``player59`` and ``player59999``);
 - **leaderboard**: ``/leaderboard/``;
 - **public games**: ``/watch/``, the list of public games being played;
 - **sweep**: ``games.sweep.sweep()`` with 10 games due in either database (dealt
@@ -60,7 +61,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -157,7 +158,7 @@ def use(database: str) -> None:
 
 def admin(sql: str) -> None:
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(sql)  # type: ignore[arg-type]  # a statement of our own
+        conn.execute(sql)  # a statement of our own
 
 
 def seeded(size: Size) -> float | None:
@@ -193,9 +194,7 @@ def copy_text(value: Any, model_field: models.Field[Any, Any]) -> str:
         text = f"{value.total_seconds()} seconds"
     else:
         text = str(value)
-    return (
-        text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    )
+    return text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
 class Table:
@@ -224,7 +223,7 @@ class Table:
         if not self.lines or (len(self.lines) < 20_000 and not force):
             return
         columns = ", ".join(f'"{f.column}"' for f in self.fields)
-        with cursor.copy(f'COPY "{self.name}" ({columns}) FROM STDIN') as copy:  # type: ignore[arg-type]
+        with cursor.copy(f'COPY "{self.name}" ({columns}) FROM STDIN') as copy:
             copy.write("\n".join(self.lines) + "\n")
         self.count += len(self.lines)
         self.lines = []
@@ -281,7 +280,7 @@ class Seeder:
 
     def run(self) -> None:
         with connection.cursor() as wrapped:
-            cursor: psycopg.Cursor[Any] = wrapped.cursor  # type: ignore[assignment]
+            cursor: psycopg.Cursor[Any] = wrapped.cursor
             cursor.execute("SET session_replication_role = replica")  # no FK triggers
             kept = self.drop_indexes(cursor)
             self.fill(cursor)
@@ -289,15 +288,15 @@ class Seeder:
                 table.flush(cursor, force=True)
             cursor.execute("SET session_replication_role = DEFAULT")
             for statement in kept:
-                cursor.execute(statement)  # type: ignore[arg-type]
+                cursor.execute(statement)
             for table in self.tables.values():
                 cursor.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "  # type: ignore[arg-type]
+                    f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                     f'(SELECT max(id) FROM "{table.name}"))'
                 )
         for table in self.tables.values():
-            with connection.cursor() as cursor:
-                cursor.execute(f'VACUUM ANALYZE "{table.name}"')
+            with connection.cursor() as vacuum:
+                vacuum.execute(f'VACUUM ANALYZE "{table.name}"')
 
     def drop_indexes(self, cursor: psycopg.Cursor[Any]) -> list[str]:
         """Drops the tables' unique constraints and indexes but their primary keys;
@@ -309,14 +308,14 @@ class Seeder:
                 "WHERE conrelid = %s::regclass AND contype = 'u'",
                 (table.name,),
             ).fetchall():
-                cursor.execute(f'ALTER TABLE "{table.name}" DROP CONSTRAINT "{name}"')  # type: ignore[arg-type]
+                cursor.execute(f'ALTER TABLE "{table.name}" DROP CONSTRAINT "{name}"')
                 again.append(f'ALTER TABLE "{table.name}" ADD CONSTRAINT "{name}" {definition}')
             for name, definition in cursor.execute(
                 "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = %s AND "
                 "indexname NOT IN (SELECT conname FROM pg_constraint)",
                 (table.name,),
             ).fetchall():
-                cursor.execute(f'DROP INDEX "{name}"')  # type: ignore[arg-type]
+                cursor.execute(f'DROP INDEX "{name}"')
                 again.append(definition)
         return again
 
@@ -329,9 +328,8 @@ class Seeder:
         with connection.cursor() as c:
             c.execute("SELECT max(id) FROM auth_user")
             first_user = (c.fetchone() or [0])[0] + 1
-        bots = list(
-            Profile.objects.exclude(bot_level="").order_by("user_id").values_list("user_id", flat=True)
-        )
+        computers = Profile.objects.exclude(bot_level="").order_by("user_id")
+        bots = list(computers.values_list("user_id", flat=True))
         user_template = users.template(User(password="!", is_active=True))
         profile_template = profiles.template(Profile(user_id=0))
         crowd = [first_user + 2 + n for n in range(self.size.players)]
@@ -374,7 +372,12 @@ class Seeder:
         self.add_open_challenges(cursor, crowd)
 
     def add_game(
-        self, cursor: psycopg.Cursor[Any], game_id: int, done: bool, users: tuple[int, int], bots: list[int]
+        self,
+        cursor: psycopg.Cursor[Any],
+        game_id: int,
+        done: bool,
+        users: tuple[int, int],
+        bots: list[int],
     ) -> None:
         rng = self.rng
         pool = self.finished_templates if done else self.active_templates
@@ -382,7 +385,8 @@ class Seeder:
         if done:
             finished_at = self.now - timedelta(seconds=rng.randrange(8 * 86400, 3 * 365 * 86400))
             created_at = finished_at - timedelta(seconds=rng.randrange(86400, 60 * 86400))
-            dates = {"created_at": created_at, "updated_at": finished_at, "finished_at": finished_at}
+            dates = {"created_at": created_at, "updated_at": finished_at}
+            dates["finished_at"] = finished_at
         else:
             # Deadlines and reminders ahead: the sweep finds only the games it is given.
             started = self.now - timedelta(seconds=rng.randrange(600, 36 * 3600))
@@ -397,7 +401,9 @@ class Seeder:
         public = rng.random() < 0.9
         self.tables[Game].add(template.game, id=game_id, public=public, **dates)
         for index, seat in enumerate(template.seats):
-            self.tables[Seat].add(seat, id=2 * game_id + index, game_id=game_id, user_id=users[index])
+            self.tables[Seat].add(
+                seat, id=2 * game_id + index, game_id=game_id, user_id=users[index]
+            )
         challenge = self.challenge_template
         self.tables[Challenge].add(
             challenge,
@@ -425,11 +431,11 @@ class Seeder:
                 next_attempt_at=None,
             )
         elif users[1] not in bots:
-            for seat, user in enumerate(users):
+            for place, user in enumerate(users):
                 result = Counter[str]()
                 if template.winner is not None or template.forfeiter is not None:
-                    won = template.winner == seat or (
-                        template.forfeiter is not None and template.forfeiter != seat
+                    won = template.winner == place or (
+                        template.forfeiter is not None and template.forfeiter != place
                     )
                     result["wins" if won else "losses"] += 1
                 else:
@@ -442,7 +448,9 @@ class Seeder:
     def challenge_template(self) -> list[str]:
         if not hasattr(self, "_challenge"):
             self._challenge = self.tables[Challenge].template(
-                Challenge(challenger_id=0, status=Challenge.Status.ACCEPTED, rating_family="standard")
+                Challenge(
+                    challenger_id=0, status=Challenge.Status.ACCEPTED, rating_family="standard"
+                )
             )
             self._challenge_seat = self.tables[ChallengeSeat].template(
                 ChallengeSeat(challenge_id=0, user_id=0, invited=True, letter="B")
@@ -558,10 +566,12 @@ class Setup:
     game: Game
     moves: list[str]
     last_seeded_game: int
+    newest: str
     counts: dict[str, int] = field(default_factory=dict)
 
 
-def prepare(database: str, seed_number: int, moves: list[str]) -> Setup:
+def prepare(size: Size, seed_number: int, moves: list[str]) -> Setup:
+    database = size.database
     use(database)
     heavy = User.objects.get(username="heavy")
     regular = User.objects.get(username="regular")
@@ -574,7 +584,8 @@ def prepare(database: str, seed_number: int, moves: list[str]) -> Setup:
         client.credentials(HTTP_AUTHORIZATION=f"Token {ApiToken.issue(user, 'bench')[1]}")
         api[seat] = client
     game = start_game(heavy, regular, seed=seed_number)
-    return Setup(database, heavy, regular, browser, api, game, moves, last)
+    newest = f"player{size.players - 1}"
+    return Setup(database, heavy, regular, browser, api, game, moves, last, newest)
 
 
 def requests(setup: Setup) -> dict[str, Callable[[], None]]:
@@ -597,7 +608,7 @@ def requests(setup: Setup) -> dict[str, Callable[[], None]]:
         "floor": get("/floor/"),
         "move": move,
         "lobby": get("/"),
-        "player page": get("/players/heavy/"),
+        "player page": get(f"/players/{setup.newest}/"),
         "leaderboard": get("/leaderboard/"),
         "public games": get("/watch/"),
         "sweep": lambda: due_sweep(setup),
@@ -686,7 +697,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.finished != SIZES["1m"].finished:  # a trial at another size
-        SIZES["1m"] = Size(BIG, args.finished, args.finished // 10, max(100, args.finished * 3 // 50))
+        players = max(100, args.finished * 3 // 50)
+        SIZES["1m"] = Size(BIG, args.finished, args.finished // 10, players)
     templates: tuple[list[Template], list[Template]] | None = None
     seconds = {}
     for key, size in SIZES.items():
@@ -695,19 +707,23 @@ def main() -> None:
             if templates is None:
                 t0 = time.perf_counter()
                 templates = make_templates()
-                print(f"templates       {2 * TEMPLATES} games played in {time.perf_counter() - t0:.1f} s")
+                seconds_played = time.perf_counter() - t0
+                print(f"templates       {2 * TEMPLATES} games played in {seconds_played:.1f} s")
             known = seed(size, templates)
             print(f"seeded {key:<8} {size.database} in {known:.0f} s", flush=True)
         else:
             use(size.database)
             t0 = time.perf_counter()
             call_command("migrate", verbosity=0)
-            print(f"kept {key:<10} {size.database} (seeded in {known:.0f} s), migrated in "
-                  f"{time.perf_counter() - t0:.1f} s", flush=True)
+            print(
+                f"kept {key:<10} {size.database} (seeded in {known:.0f} s), migrated in "
+                f"{time.perf_counter() - t0:.1f} s",
+                flush=True,
+            )
         seconds[key] = known
     number, moves = long_random_game(WARM_UP + 2 * args.rounds + 50)
     with override_settings(ROOT_URLCONF=__name__, DEBUG=False):
-        setups = [prepare(size.database, number, moves) for size in SIZES.values()]
+        setups = [prepare(size, number, moves) for size in SIZES.values()]
         try:
             if args.explain:
                 explain(setups[1])
@@ -717,13 +733,17 @@ def main() -> None:
                 clean(setup)
     small, big = (times[s.database] for s in setups)
     print(f"databases       {', '.join(f'{s.database} ({k})' for k, s in SIZES.items())}")
-    print(f"requests        {args.rounds} per figure and database after {WARM_UP} untimed, alternating; medians")
+    print(
+        f"requests        {args.rounds} per figure and database after {WARM_UP} untimed, "
+        "alternating; medians"
+    )
     ratios = {}
     for label in small:
         ratio = statistics.median(big[label]) / statistics.median(small[label])
         ratios[label] = ratio
         print(
-            f"{label:<14} 1k {median_ms(small[label]):8.2f} ms ({setups[0].counts[label]:>3} queries)   "
+            f"{label:<14} 1k {median_ms(small[label]):8.2f} ms "
+            f"({setups[0].counts[label]:>3} queries)   "
             f"1M {median_ms(big[label]):8.2f} ms ({setups[1].counts[label]:>3} queries)   "
             f"ratio {ratio:5.2f}"
         )
