@@ -5,7 +5,7 @@ PostgreSQL, against the same requests with 1,000 games: the ratio big / small.
 
 Two databases on the local server (``BENCH_PG``, default
 ``postgres://postgres@127.0.0.1:5432``), migrated: ``rbank_big_1k`` (900 finished and
-100 active games, 60 players) and ``rbank_big_1m`` (1,000,000 finished and 100,000
+100 active games, 150 players) and ``rbank_big_1m`` (1,000,000 finished and 100,000
 active, 60,000 players). Both are filled by the same recipe, scaled: rows as the
 models store them, bulk-loaded with COPY, their indexes built after the load. A
 seeded database is kept (a table ``bench_seed`` says what it holds) and used again
@@ -34,7 +34,7 @@ network; the suite's settings, in-memory cache, a cache key prefix per database)
   random game (turn ends, which write the next deadline and e-mail, included);
 - **lobby**: ``/`` for ``regular``;
 - **player page**: ``/players/<the player who signed up last>/`` (a name far into
-  the table of players: ``player59`` and ``player59999``);
+  the table of players: ``player149`` and ``player59999``);
 - **leaderboard**: ``/leaderboard/``;
 - **public games**: ``/watch/``, the list of public games being played;
 - **sweep**: ``games.sweep.sweep()`` with 10 games due in either database (dealt
@@ -116,7 +116,8 @@ class Size:
 
 
 SIZES = {
-    "1k": Size(SMALL, finished=900, active=100, players=60),
+    # Enough players for a full leaderboard (100 rows) in the small one too.
+    "1k": Size(SMALL, finished=900, active=100, players=150),
     "1m": Size(BIG, finished=1_000_000, active=100_000, players=60_000),
 }
 #: The two players whose games are the same in both databases: (finished, active).

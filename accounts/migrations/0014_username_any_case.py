@@ -13,6 +13,9 @@ def create(apps, schema_editor):
         schema_editor.execute(
             f'CREATE INDEX IF NOT EXISTS "{INDEX}" ON "auth_user" (UPPER("username"::text))'
         )
+        # The expression's statistics: without them the planner guesses 0.5% of the
+        # players match a name, and reads the table in order until it finds one.
+        schema_editor.execute('ANALYZE "auth_user"')
 
 
 def drop(apps, schema_editor):
