@@ -50,18 +50,19 @@ WATCH_PAGE_SIZE = 50
 WATCH_LIMIT = 1_000
 
 
-class NewestPages(Paginator):
+class NewestPages(Paginator[Game]):
     """Pages of the first ``limit`` items of a list, whose count reads at most
     ``limit + 1`` rows; ``more`` says whether the list goes on past them."""
 
     def __init__(self, object_list: QuerySet[Game], per_page: int, limit: int) -> None:
         super().__init__(object_list, per_page)
+        self.games = object_list
         self.limit = limit
 
     @cached_property
     def found(self) -> int:
         # Any limit + 1 rows tell: unordered, the first an index finds.
-        return int(self.object_list.order_by()[: self.limit + 1].count())
+        return self.games.order_by()[: self.limit + 1].count()
 
     @cached_property
     def count(self) -> int:

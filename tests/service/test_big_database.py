@@ -214,6 +214,10 @@ def test_a_player_is_found_by_name_in_any_case_from_an_index(alice: User) -> Non
     User.objects.bulk_create([User(username=f"someone{n}") for n in range(2_000)])
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE auth_user")
+    with CaptureQueriesContext(connection) as captured:
+        assert browser(None).get("/players/ALICE/").status_code == 200
+    [page] = [q["sql"] for q in captured.captured_queries if "UPPER(" in q["sql"]]
+    assert "auth_user_username_upper" in plan_of(page), plan_of(page)
     found = User.objects.filter(username__iexact="ALICE")
     assert list(found) == [alice]
     assert "auth_user_username_upper" in plan_of(found)
