@@ -68,8 +68,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # python bench/big_database.py
 SERVER = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
 SMALL, BIG = "rbank_big_1k", "rbank_big_1m"
-os.environ["DATABASE_URL"] = f"{SERVER}/{SMALL}"
-os.environ["DB_POOL"] = "0"  # one connection per database, swapped by hand
+if __name__ == "__main__":  # imported by a test, it leaves the test's settings alone
+    os.environ["DATABASE_URL"] = f"{SERVER}/{SMALL}"
+    os.environ["DB_POOL"] = "0"  # one connection per database, swapped by hand
 from bench.harness import start_django  # noqa: E402
 
 start_django()
