@@ -91,10 +91,14 @@ def blockers_of(user: User) -> set[int]:
     return set(Block.objects.filter(blocked=user).values_list("blocker_id", flat=True))
 
 
-def kept_apart(user: User) -> Q:
-    """For a query of users (``User.objects.filter(~kept_apart(me))``): those ``user``
-    blocks or who block ``user``."""
-    return Q(blocks_received__blocker=user) | Q(blocks_made__blocked=user)
+def kept_apart(user: User) -> set[int]:
+    """The ids of the players ``user`` blocks or who block ``user``: one query on the
+    blocks' own indexes (a filter on the users would pass over every player)."""
+    pairs = Block.objects.filter(Q(blocker=user) | Q(blocked=user))
+    return {
+        blocked if blocker == user.pk else blocker
+        for blocker, blocked in pairs.values_list("blocker_id", "blocked_id")
+    }
 
 
 def refuses_challenges(target: User, challenger: User, *, have_played: bool) -> bool:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import F
 
 from games.engine import Game as EngineGame
-from games.models import Game
+from games.models import Game, Seat
 from games.play.happenings import GameDealt, Saved
 from lib.outbox import dispatch
 
@@ -59,14 +59,20 @@ BOT_STALLED = timedelta(minutes=2)
 
 def wake_stalled(now: datetime, batch: int) -> int:
     """Queue again the turns and stalemate answers of computer players left waiting (the
-    minute sweep, ``games.sweep``)."""
-    stalled = Game.objects.filter(status=Game.Status.PLAYING, updated_at__lte=now - BOT_STALLED)
-    bot = {"seats__user__profile__bot_level__gt": ""}
-    turns = stalled.filter(seats__letter=F("to_move"), **bot).values_list("pk", "version")
+    minute sweep, ``games.sweep``). Read from the computer's seats in games being played
+    (their score is null until the end: an index holds only those), never from every
+    game being played, which nearly all are stalled by this measure."""
+    in_play = Seat.objects.filter(
+        score__isnull=True,
+        user__profile__bot_level__gt="",
+        game__status=Game.Status.PLAYING,
+        game__updated_at__lte=now - BOT_STALLED,
+    )
+    turns = in_play.filter(letter=F("game__to_move")).values_list("game_id", "game__version")
     offers = (
-        stalled.filter(seats__offer__isnull=False)
-        .filter(pk__in=Game.objects.filter(seats__offer__isnull=True, **bot).values("pk"))
-        .values_list("pk", "version")
+        in_play.filter(offer__isnull=True, game__seats__offer__isnull=False)
+        .values_list("game_id", "game__version")
+        .distinct()
     )
     woken = sum(dispatch(PLAY_BOT_TURN, pk, version) for pk, version in turns[:batch])
     return woken + sum(

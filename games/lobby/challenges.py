@@ -315,7 +315,7 @@ def _kept_from(challenge: Challenge, user: User) -> bool:
     if level_of(user):
         return False
     others = {challenge.challenger_id, *(p.pk for p in challenge.accepted if p is not None)}
-    return User.objects.filter(kept_apart(user), pk__in=others).exists()
+    return not kept_apart(user).isdisjoint(others)
 
 
 def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
@@ -439,20 +439,21 @@ def challenges_for(user: User) -> QuerySet[Challenge]:
     holds the user's rating, newest first. A pending challenge by someone else whose
     challenger, or a player who accepted it, blocks the user or is blocked by them is
     left out: to the user it does not exist (docs/conduct.md)."""
-    apart = User.objects.filter(kept_apart(user)).values("pk")
-    hidden = (
-        Challenge.objects.filter(status=Challenge.Status.PENDING)
-        .filter(Q(challenger__in=apart) | Q(seats__user__in=apart, seats__letter__gt=""))
-        .exclude(challenger=user)
+    mine = Challenge.objects.filter(
+        Q(challenger=user)
+        | Q(seats__user=user)
+        | (Q(is_open=True, status=Challenge.Status.PENDING) & ratings.in_range(user))
     )
-    return (
-        Challenge.objects.filter(
-            Q(challenger=user)
-            | Q(seats__user=user)
-            | (Q(is_open=True, status=Challenge.Status.PENDING) & ratings.in_range(user))
+    apart = kept_apart(user)
+    if apart:
+        hidden = (
+            Challenge.objects.filter(status=Challenge.Status.PENDING)
+            .filter(Q(challenger__in=apart) | Q(seats__user__in=apart, seats__letter__gt=""))
+            .exclude(challenger=user)
         )
-        .exclude(pk__in=hidden.values("pk"))
-        .distinct()
+        mine = mine.exclude(pk__in=hidden.values("pk"))
+    return (
+        mine.distinct()
         .select_related("challenger")
         .prefetch_related(Prefetch("seats", queryset=ChallengeSeat.objects.select_related("user")))
         .order_by("-created_at", "-pk")

@@ -162,7 +162,7 @@ def leaderboard(family: str) -> QuerySet[Rating]:
     return (
         Rating.objects.filter(family=family, games__gte=LEADERBOARD_MIN_GAMES)
         .exclude(user__profile__bot_level__gt="")
-        .select_related("user")
+        .select_related("user__profile")  # each row shows the display name
         .order_by(F("rating").desc(), "user__username")
     )
 

@@ -7,6 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -271,10 +272,17 @@ class Game(Seated, RulesFields, TimeControlFields):
     class Meta:
         verbose_name = _("game")
         verbose_name_plural = _("games")
-        # The minute sweep reads these two: each must find due games without a scan.
         indexes = [
+            # The minute sweep reads these two: each must find due games without a scan.
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "reminder_at"]),
+            # The public games being played, newest activity first (/watch/): a page is
+            # the index's first entries, never a sort of every game being played.
+            models.Index(
+                fields=["-updated_at", "-id"],
+                condition=Q(status="playing", public=True),
+                name="game_public_newest",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -345,8 +353,15 @@ class Seat(SeatFields):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]
-        # A player's games: the lobby and the API list them by joining seats.
-        indexes = [models.Index(fields=["user", "game"])]
+        indexes = [
+            # A player's games: the lobby and the API list them by joining seats.
+            models.Index(fields=["user", "game"]),
+            # A player's seats in games being played (a seat's score is null until its
+            # game ends): the sweep finds the computer's among millions of finished ones.
+            models.Index(fields=["user"], condition=Q(score__isnull=True), name="seat_in_play"),
+            # The seats of pending stalemate offers (a few at any time).
+            models.Index(fields=["game"], condition=Q(offer__isnull=False), name="seat_offering"),
+        ]
 
     @classmethod
     def from_db(cls, *args: Any, **kwargs: Any) -> Seat:

@@ -122,7 +122,7 @@ NEAR_COUNT = 5
 def _near(user: User) -> list[tuple[User, ratings.Standing]]:
     """The players rated nearest to ``user`` whom they may challenge: none they block
     or who blocks them (docs/conduct.md)."""
-    apart = set(User.objects.filter(conduct.kept_apart(user)).values_list("pk", flat=True))
+    apart = conduct.kept_apart(user)
     near = ratings.near(user, "standard", count=NEAR_COUNT + len(apart))
     return [(other, standing) for other, standing in near if other.pk not in apart][:NEAR_COUNT]
 

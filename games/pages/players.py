@@ -3,12 +3,14 @@ reporting a player; the public games to watch; the rules page."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
@@ -17,6 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts import conduct
 from games.lobby import ratings, rules_catalog
+from games.models import Game
 from games.pages.access import user_of
 from games.pages.diagrams import diagrams
 from games.pages.forms import ReportForm
@@ -41,6 +44,33 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 #: Games a page of the list of public games shows.
 WATCH_PAGE_SIZE = 50
+#: The list counts, and pages through, at most this many games: counting every game
+#: being played (100,000 of them) on each visit cost more than the rest of the page,
+#: and a deep page's OFFSET as much again (docs/big-database.md).
+WATCH_LIMIT = 1_000
+
+
+class NewestPages(Paginator[Game]):
+    """Pages of the first ``limit`` items of a list, whose count reads at most
+    ``limit + 1`` rows; ``more`` says whether the list goes on past them."""
+
+    def __init__(self, object_list: QuerySet[Game], per_page: int, limit: int) -> None:
+        super().__init__(object_list, per_page)
+        self.games = object_list
+        self.limit = limit
+
+    @cached_property
+    def found(self) -> int:
+        # Any limit + 1 rows tell: unordered, the first an index finds.
+        return self.games.order_by()[: self.limit + 1].count()
+
+    @cached_property
+    def count(self) -> int:
+        return min(self.found, self.limit)
+
+    @property
+    def more(self) -> bool:
+        return self.found > self.limit
 
 
 @require_safe
@@ -54,7 +84,7 @@ def watch(request: HttpRequest) -> HttpResponse:
     player = request.GET.get("player", "").replace("\x00", "").strip()
     player = player[: selectors.PLAYER_FILTER_LENGTH]
     games = selectors.public_games(rules=rules or None, player=player or None)
-    page = Paginator(games, WATCH_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = NewestPages(games, WATCH_PAGE_SIZE, WATCH_LIMIT).get_page(request.GET.get("page"))
     filters = urlencode(
         {name: value for name, value in (("rules", rules), ("player", player)) if value}
     )

@@ -90,3 +90,26 @@ def test_the_stream_bench_runs_and_prints_its_figures(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     last = run.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"20 streams: \d+ MB; event p50 [\d.]+ ms, p99 [\d.]+ ms", last), last
+
+
+def test_the_big_database_bench_copies_games_the_service_reads() -> None:
+    """bench/big_database.py's templates are stored by the service's own ``keep``: a
+    finished one replays from its record, an active one resumes from its snapshot; and
+    its COPY text escapes what COPY would read as a separator."""
+    before = os.environ.get("DATABASE_URL")
+    from bench.big_database import Table, copy_text, play_template
+    from games.play.store import engine_game
+
+    assert os.environ.get("DATABASE_URL") == before  # imported, it points nowhere else
+
+    finished, seats = play_template(3, finished=True)
+    assert finished.status != Game.Status.PLAYING and finished.state is None
+    assert engine_game(finished).is_over and all(seat.score is not None for seat in seats)
+    active, seats = play_template(4, finished=False)
+    assert active.status == Game.Status.PLAYING and active.record is None
+    assert not engine_game(active).is_over and all(seat.score is None for seat in seats)
+    row = Table(Game).template(finished)
+    assert len(row) == len(Game._meta.concrete_fields) and all("\t" not in v for v in row)
+    text = Game._meta.get_field("seed")
+    assert copy_text("a\tb\nc\\", text) == "a\\tb\\nc\\\\" and copy_text(None, text) == "\\N"
+    assert copy_text(b"\x01\xff", Game._meta.get_field("record")) == "\\\\x01ff"
