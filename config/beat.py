@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import socket
 import time
 import uuid
@@ -67,11 +68,24 @@ class HeartbeatScheduler(PersistentScheduler):  # type: ignore[misc]
             return False
 
     def _wait_for_the_lock(self) -> None:
+        # Celery's own handlers would save the schedule, which is not open yet (and
+        # would open it): a waiting beat has nothing to save, a signal ends it at once.
+        handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+        for signum in handlers:
+            signal.signal(signum, _leave)
         said = False
-        while not self._take():
-            if not said:
-                logger.warning("another beat holds the lock: this one waits and sends nothing")
-                said = True
-            Path(settings.BEAT_HEARTBEAT_FILE).touch()  # alive, standing by
-            time.sleep(min(5.0, settings.BEAT_LOCK_SECONDS / 3))
+        try:
+            while not self._take():
+                if not said:
+                    logger.warning("another beat holds the lock: this one waits, sending nothing")
+                    said = True
+                Path(settings.BEAT_HEARTBEAT_FILE).touch()  # alive, standing by
+                time.sleep(min(5.0, settings.BEAT_LOCK_SECONDS / 3))
+        finally:
+            for signum, handler in handlers.items():
+                signal.signal(signum, handler)
         logger.info("beat lock taken holder=%s", self.holder)
+
+
+def _leave(signum: int, frame: object) -> None:
+    raise SystemExit(0)
