@@ -66,10 +66,12 @@ gettext)
 nginx)
     # make cluster puts its web processes behind Debian's nginx, run as a child of its own
     # (config/cluster.py); the cluster's test starts it too. The system's service is left off.
-    command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] && exit 0
+    sbin=${SYSTEM_SBIN:-/usr/sbin}  # where Debian puts it, often off a user's PATH
+    found() { command -v nginx >/dev/null 2>&1 || [ -x "$sbin/nginx" ]; }
+    found && exit 0
     need="make cluster (and its test) needs nginx, the proxy in front of the web processes"
     install "$need" nginx
-    [ -x /usr/sbin/nginx ] || fail "$need" nginx
+    found || fail "$need" nginx
     ;;
 python)
     python=${2:-}
