@@ -128,8 +128,12 @@ def cluster(args: argparse.Namespace, web: int, var: Path, smtp_port: int) -> It
         EMAIL_HOST="127.0.0.1",
         EMAIL_PORT=str(smtp_port),
         LOG_LEVEL="WARNING",
+        DEBUG="0",  # as in production (make cluster's default is make run's, DEBUG on)
     )
-    log = (var / f"cluster-{web}.log").open("wb")
+    # Kept after the run (var/bench/), for what went wrong.
+    path = ROOT / "var" / "bench" / f"cluster-{web}.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log = path.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "config.cluster"],
         cwd=ROOT,
@@ -140,9 +144,9 @@ def cluster(args: argparse.Namespace, web: int, var: Path, smtp_port: int) -> It
     )
     try:
         deadline = time.monotonic() + 180
-        while b"The cluster is running" not in (var / f"cluster-{web}.log").read_bytes():
+        while b"The cluster is running" not in path.read_bytes():
             if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError(f"the cluster did not start: see {var}/cluster-{web}.log")
+                raise RuntimeError(f"the cluster did not start: see {path}")
             time.sleep(0.5)
         yield Running(proxy, process)
     finally:
