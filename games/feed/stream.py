@@ -203,13 +203,23 @@ class Hub:
     def close(self, stream: Stream) -> None:
         streams = self.streams.get(stream.user_id, set())
         if stream in streams and stream.lease is not None:
-            self._spawn(in_thread(partial(stream_leases.release, [stream.lease])))
+            self._spawn(self._release(stream.lease))
         streams.discard(stream)
         if not streams:
             self.streams.pop(stream.user_id, None)
 
+    async def _release(self, lease: int) -> None:
+        try:
+            await in_thread(partial(stream_leases.release, [lease]))
+        except Exception as exc:  # the next renewal drops it
+            logger.warning("could not release a stream's lease: %r", exc)
+
     def _spawn(self, work: Any) -> None:
-        task = self.loop.create_task(work)
+        try:
+            task = self.loop.create_task(work)
+        except RuntimeError:  # the loop is closing: a lease left runs out by itself
+            work.close()
+            return
         self.checks.add(task)  # held until done (the loop keeps only a weak reference)
         task.add_done_callback(self.checks.discard)
 
