@@ -2,8 +2,9 @@
 behind nginx, two Celery workers on the queues of each kind, one beat, on this test's
 database. What must hold across processes does: a move posted to one process is seen
 by a poll on another and reaches a stream held on another, a player's streams are
-counted across them, a second beat sends nothing, and a worker killed in the middle of
-sending loses nothing and sends nothing twice.
+counted across them, a second beat sends nothing, a web process killed loses nothing (its
+streams' places come back, their clients resume elsewhere), and a worker killed in the
+middle of sending loses nothing and sends nothing twice.
 
 The cluster's processes share the settings' own cache (files under its folder, or
 Redis) and broker (files, or Redis), with queue names and cache keys of their own.
@@ -36,7 +37,7 @@ from django.db import connection
 from django.test import Client
 
 from accounts.services import create_token
-from games.models import Game, Notification
+from games.models import Event, Game, Notification
 from games.play.dealing import start_game
 
 from .conftest import wait_until, whole_turn
@@ -131,6 +132,7 @@ def cluster(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
         WEB_PORT=str(first_web),
         MAIL_RECEIVER_PORT=str(free_port()),
         STREAM_MAX_PER_USER="2",
+        STREAM_LEASE_SECONDS="3",
         STREAM_HEARTBEAT_SECONDS="1",
         SWEEP_SECONDS="1",
         BEAT_LOCK_SECONDS="6",
@@ -202,17 +204,21 @@ def players(*names: str) -> list[User]:
 
 
 def play_through(cluster: Cluster, port: int, game: Game, who: dict[str, dict[str, str]]) -> None:
-    """The seat to move plays a whole turn, POSTed to the web process on ``port``."""
+    """The seat to move plays a whole turn, POSTed to the web process on ``port``, as a
+    client does: with an Idempotency-Key, sent again with it after a 502 (a web process
+    lost with the request in flight: the proxy sends no POST twice by itself)."""
     game.refresh_from_db()
     mover = game.seat_rows[game.letters.index(game.to_move)].user
     assert mover is not None
-    status, body = call(
-        cluster.url(port, f"/api/v1/games/{game.pk}/moves/"),
-        "POST",
-        {"moves": whole_turn(game)},
-        **who[mover.username],
-    )
+    headers = {**who[mover.username], "Idempotency-Key": f"turn-{game.pk}-{game.version}"}
+    moves = whole_turn(game)
+    for _ in range(5):
+        url = cluster.url(port, f"/api/v1/games/{game.pk}/moves/")
+        status, body = call(url, "POST", {"moves": moves}, **headers)
+        if status != 502:
+            break
     assert status == 200, body
+    assert Game.objects.get(pk=game.pk).ply == game.ply + len(moves)  # applied once
 
 
 @pytest.mark.django_db(transaction=True)
@@ -287,6 +293,50 @@ def test_a_second_beat_sends_nothing(cluster: Cluster, tmp_path: Path) -> None:
     finally:
         second.terminate()
         second.wait(timeout=15)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_web_process_killed_loses_nothing(cluster: Cluster) -> None:
+    """Its streams' places come back once their leases run out, the client resumes on
+    another process from its Last-Event-ID and misses nothing, and the proxy sends the
+    requests meanwhile to the live process."""
+    hal, ida = players("hal", "ida")
+    game = start_game(hal, ida, seed=14)
+    who = {"hal": token(hal), "ida": token(ida)}
+    game.refresh_from_db()
+    waiting = "ida" if game.seat_rows[game.letters.index(game.to_move)].user == hal else "hal"
+    held = [open_stream(cluster.webs[0], who[waiting]) for _ in range(2)]  # the limit, on web-1
+    assert [stream.status for stream in held] == [200, 200]
+    last = Event.objects.filter(user__username=waiting).order_by("pk").last()
+    after = last.pk if last else 0
+    killed = cluster.pid("web-1")
+    os.killpg(killed, signal.SIGKILL)
+    play_through(cluster, cluster.proxy, game, who)  # nginx passes over the dead process
+    assert open_stream(cluster.webs[1], who[waiting]).status == 429  # its leases still count
+    resumed = None
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:  # until they run out (STREAM_LEASE_SECONDS)
+        attempt = open_stream(cluster.webs[1], {**who[waiting], "Last-Event-ID": str(after)})
+        if attempt.status == 200:
+            resumed = attempt
+            break
+        attempt.close()
+        time.sleep(0.5)
+    assert resumed is not None, "the dead process's streams kept their places"
+    stored = list(
+        Event.objects.filter(user__username=waiting, pk__gt=after).values_list("kind", flat=True)
+    )
+    assert stored and [event["kind"] for event in resumed.ndjson(len(stored))] == stored
+    resumed.close()
+    assert wait_until(lambda: cluster.pid("web-1") != killed, 10)  # started again
+    assert wait_until(lambda: up(cluster.url(cluster.webs[0], "/healthz")), 60)
+
+
+def up(url: str) -> bool:
+    try:
+        return call(url)[0] == 200
+    except OSError:
+        return False
 
 
 def sends(log: str) -> int:
