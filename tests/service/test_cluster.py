@@ -37,6 +37,7 @@ from django.db import connection
 from django.test import Client
 
 from accounts.services import create_token
+from config.cluster import count, nginx_conf, worker_queues
 from games.models import Event, Game, Notification
 from games.play.dealing import start_game
 
@@ -367,3 +368,53 @@ def test_a_worker_killed_while_sending_loses_nothing_and_sends_nothing_twice(
     assert len(sent) == 1 and waiting.email in sent[0], sent
     rows = Notification.objects.filter(game=game, user=waiting, kind="your_turn")
     assert [row.status for row in rows] == [Notification.Status.SENT]
+
+
+# The launcher's pieces.
+
+
+def test_every_queue_has_a_worker_however_many_there_are() -> None:
+    assert worker_queues(1) == [["email", "inbound", "computer", "webhooks", "default"]]
+    assert worker_queues(2) == [["email", "computer", "default"], ["inbound", "webhooks"]]
+    six = worker_queues(6, "p-")
+    assert six[:5] == [["p-email"], ["p-inbound"], ["p-computer"], ["p-webhooks"], ["p-default"]]
+    assert six[5] == ["p-email", "p-inbound", "p-computer", "p-webhooks", "p-default"]
+
+
+def test_the_counts_are_checked() -> None:
+    assert count({}, "WEB", 2) == 2 and count({"WEB": "4"}, "WEB", 2) == 4
+    for wrong in ("0", "x", "65"):
+        with pytest.raises(SystemExit, match="WEB must be a number from 1 to 64"):
+            count({"WEB": wrong}, "WEB", 2)
+
+
+def test_nginx_spreads_the_requests_and_passes_events_on_at_once(tmp_path: Path) -> None:
+    conf = nginx_conf(tmp_path, 9100, [9101, 9102])
+    assert "listen 127.0.0.1:9100;" in conf and "least_conn;" in conf
+    assert "server 127.0.0.1:9101" in conf and "server 127.0.0.1:9102" in conf
+    assert "proxy_buffering off;" in conf and "non_idempotent" not in conf
+    assert f"pid {tmp_path / 'nginx.pid'};" in conf
+
+
+def test_each_kind_of_task_goes_to_its_queue_when_asked() -> None:
+    show = (
+        "from django.conf import settings as s; import json; "
+        "print(json.dumps([s.CELERY_TASK_DEFAULT_QUEUE, s.CELERY_TASK_ROUTES]))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test", "TASK_QUEUES": "1"}
+    env["TASK_QUEUE_PREFIX"] = "x-"
+    out = subprocess.run(
+        [sys.executable, "-c", f"import django; django.setup(); {show}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    default, routes = json.loads(out.splitlines()[-1])
+    assert default == "x-default"
+    assert routes["games.tasks.send_notification"] == {"queue": "x-email"}
+    assert routes["mailplay.tasks.handle_inbound"] == {"queue": "x-inbound"}
+    assert routes["games.tasks.play_bot_turn"] == {"queue": "x-computer"}
+    assert routes["webhooks.tasks.deliver"] == {"queue": "x-webhooks"}
+    assert "games.tasks.sweep_deadlines" not in routes  # the default queue's
