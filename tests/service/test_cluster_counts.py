@@ -5,6 +5,7 @@ once. The whole cluster, in processes, is tests/service/test_cluster.py."""
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from datetime import timedelta
 from typing import Any
@@ -101,3 +102,31 @@ def test_workers_sweeping_at_once_handle_each_due_game_once() -> None:
     assert Game.objects.filter(pk__in=[g.pk for g in games], ending="timeout").count() == len(games)
     told = Counter(Notification.objects.filter(kind="timeout").values_list("game_id", "user_id"))
     assert told and max(told.values()) == 1  # no player told twice of one timeout
+
+
+@pytest.mark.django_db(transaction=True)
+def test_requests_at_once_are_each_counted_by_the_throttle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each process, each thread here, counts in the shared cache: of 12 requests sent
+    at the same moment with a rate of 5 a minute, 5 pass, whatever their order."""
+    from django.core.cache import cache
+    from django.test import Client
+    from rest_framework.throttling import UserRateThrottle
+
+    from accounts.services import create_token
+
+    monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "5/min", "anon": "5/min"})
+    player = User.objects.create_user("busy", "busy@example.com", "pw-busy-12345")
+    header = f"Token {create_token(player, 'burst')[1]}"
+    if time.time() % 60 > 55:  # the burst within one minute's window
+        time.sleep(60 - time.time() % 60 + 0.1)
+    window = int(time.time() // 60)
+    cache.delete(f"throttle_user_{player.pk}:{window}")  # an earlier run's, in a kept Redis
+    codes: list[int] = []
+
+    def ask() -> None:
+        codes.append(Client().get("/api/v1/me/", HTTP_AUTHORIZATION=header).status_code)
+
+    race(12, ask)
+    assert sorted(codes) == [200] * 5 + [429] * 7
