@@ -15,16 +15,25 @@ UV_COMPILE = $(BIN)/uv pip compile pyproject.toml --universal --python-version 3
 run: install
 	$(BIN)/python -m config.run
 
+## make cluster: what production runs on several machines, on this one: WEB web
+## processes (uvicorn) behind nginx on PORT, WORKERS Celery workers on the queues of each
+## kind of task, one beat, the mail receiver (docs/scaling.md). With DATABASE_URL and
+## REDIS_URL, on PostgreSQL and Redis. make cluster WEB=4 WORKERS=3 PORT=8000
+WEB ?= 2
+WORKERS ?= 2
+cluster: install proxy
+	WEB=$(WEB) WORKERS=$(WORKERS) $(BIN)/python -m config.cluster
+
 # Bytecode is written (in __pycache__, ignored by git) even where the environment says
 # not to: the many processes the suite starts (test workers, web servers, commands)
 # then compile the project and rewrite the test modules once, not each.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: run test lint typecheck pytest selfplay bench install browser gettext messages clean lock
+.PHONY: run cluster test lint typecheck pytest selfplay bench install browser gettext proxy messages clean lock
 
 ## make test: the whole suite (lint, types, tests), on a bare machine with Python 3.11.
 ## What the system lacks is checked first: installed when it can be, else named at once.
-test: browser lint typecheck pytest
+test: browser proxy lint typecheck pytest
 
 install: $(STAMP)
 
@@ -51,7 +60,7 @@ typecheck: install
 
 # worksteal: a process that runs out of tests takes some of the other's, so a few long
 # files (browser, processes) do not leave one core idle at the end.
-pytest: install browser gettext
+pytest: install browser gettext proxy
 	$(BIN)/pytest -n auto --dist worksteal $(PYTEST_ARGS)
 
 ## make selfplay: the long runs the default suite samples (marker long): 10,000 random
@@ -62,6 +71,10 @@ selfplay: install
 # Debian's Chromium, which the browser tests drive (scripts/system-deps.sh).
 browser:
 	@scripts/system-deps.sh chromium
+
+# Debian's nginx, the proxy of make cluster and of its test (scripts/system-deps.sh).
+proxy:
+	@scripts/system-deps.sh nginx
 
 # GNU gettext: the tests check locale/ against the marked strings (scripts/system-deps.sh).
 gettext:

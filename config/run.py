@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PORT = 8000
 
 
-def port(environ: dict[str, str] | os._Environ[str]) -> int:
+def port(environ: Mapping[str, str]) -> int:
     """The web's port: ``PORT`` if set, else 8000; exits with one line if it is no port."""
     text = environ.get("PORT", "").strip() or str(DEFAULT_PORT)
     if not text.isdigit() or not 0 < int(text) < 65536:

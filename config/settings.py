@@ -258,8 +258,11 @@ STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
 #: token, a deleted account or an ended session ends its streams): what no process told
 #: it at once (through Redis) is found then.
 STREAM_CREDENTIAL_SECONDS = float(os.environ.get("STREAM_CREDENTIAL_SECONDS", "2"))
-#: Open streams one account may hold at once in one web process (each tab or client is one).
+#: Open streams one account may hold at once, on all the web processes together (each tab
+#: or client is one). Each is a lease its process renews; a process that dies stops
+#: renewing, and its streams stop counting STREAM_LEASE_SECONDS later.
 STREAM_MAX_PER_USER = int(os.environ.get("STREAM_MAX_PER_USER", "8"))
+STREAM_LEASE_SECONDS = float(os.environ.get("STREAM_LEASE_SECONDS", "30"))
 #: The Redis channel of the events (deployments sharing one Redis each need their own).
 STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL", "rbank:events")
 
@@ -450,12 +453,46 @@ if not (
 # The review of a finished game (docs/review.md) runs on the "review" queue, apart from
 # the moves, with its own time limits; its CPU is bounded by the strong search's steps:
 # at most REVIEW_DECISION_STEPS a decision, REVIEW_GAME_STEPS a game.
-CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {"games.tasks.review_game": {"queue": "review"}}
 REVIEW_SOFT_TIME_LIMIT = float(os.environ.get("REVIEW_SOFT_TIME_LIMIT", "300"))
 REVIEW_TIME_LIMIT = float(os.environ.get("REVIEW_TIME_LIMIT", "330"))
 REVIEW_DECISION_STEPS = int(os.environ.get("REVIEW_DECISION_STEPS", "12000"))
 REVIEW_GAME_STEPS = int(os.environ.get("REVIEW_GAME_STEPS", "2000000"))
 REVIEW_SAMPLES = int(os.environ.get("REVIEW_SAMPLES", "8"))  # play-outs scoring each line
+
+# Queues (docs/scaling.md): with TASK_QUEUES on, each kind of task goes to a queue of
+# its own, so that workers can be given to each (``celery worker -Q email``) and a burst of
+# one kind (a tournament round's computer players) never holds up another (the e-mails).
+# Off (one worker takes everything, as make run), every task goes to one queue but the
+# reviews, which always have their own (make run's reviewer takes it). A worker started
+# without -Q takes from every queue. TASK_QUEUE_PREFIX: deployments (or test runs)
+# sharing one broker each need their own names.
+TASK_QUEUES = env_bool("TASK_QUEUES", False)
+TASK_QUEUE_PREFIX = os.environ.get("TASK_QUEUE_PREFIX", "")
+#: The queue of each task that does not go to ``default``.
+QUEUE_OF_TASK = {
+    "games.tasks.send_notification": "email",
+    "games.tasks.send_digest": "email",
+    "games.tasks.send_push": "email",
+    "mailplay.tasks.handle_inbound": "inbound",
+    "games.tasks.play_bot_turn": "computer",
+    "games.tasks.answer_bot_stalemate": "computer",
+    "webhooks.tasks.deliver": "webhooks",
+    "games.tasks.review_game": "review",
+}
+TASK_QUEUE_NAMES = ("email", "inbound", "computer", "webhooks", "review", "default")
+CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
+    "games.tasks.review_game": {"queue": f"{TASK_QUEUE_PREFIX}review"}
+}
+if TASK_QUEUES:
+    CELERY_TASK_DEFAULT_QUEUE = f"{TASK_QUEUE_PREFIX}default"
+    CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {
+        f"{TASK_QUEUE_PREFIX}{name}": {} for name in TASK_QUEUE_NAMES
+    }
+    CELERY_TASK_ROUTES = {
+        task: {"queue": f"{TASK_QUEUE_PREFIX}{queue}"} for task, queue in QUEUE_OF_TASK.items()
+    }
+elif TASK_QUEUE_PREFIX:
+    CELERY_TASK_DEFAULT_QUEUE = f"{TASK_QUEUE_PREFIX}celery"
 # The settings' LOGGING applies in workers and beat too (config/celery.py).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True
@@ -469,9 +506,14 @@ CELERY_BEAT_SCHEDULER = "config.beat:HeartbeatScheduler"
 CELERY_BEAT_MAX_LOOP_INTERVAL = 60
 BEAT_HEARTBEAT_FILE = VAR_DIR / "beat-heartbeat"
 BEAT_HEARTBEAT_MAX_AGE = 180
+#: One beat sends the schedule's tasks (config/beat.py): it holds a database lock,
+#: renewed at each tick, which another beat takes this long after the holder died.
+BEAT_LOCK_SECONDS = float(os.environ.get("BEAT_LOCK_SECONDS", "150"))
+#: The minute sweeps' period (deadlines, inbound mail, webhooks, competitions).
+SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Deadlines are indexed columns scanned here, never ETA tasks days ahead.
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 60.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     "daily-digests": {
         "task": "games.tasks.send_digests",
         "schedule": crontab(hour=int(os.environ.get("DIGEST_HOUR_UTC", "7")), minute=0),
@@ -480,16 +522,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # EVENT_RETENTION_DAYS, deleted in batches.
     "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
     # Inbound mail a worker never took up (the broker was down, a worker died).
-    "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": 60.0},
+    "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": SWEEP_SECONDS},
     # Received mail handled more than RETENTION_DAYS ago.
     "daily-prune-inbound": {
         "task": "mailplay.tasks.prune_inbound",
         "schedule": crontab(hour=3, minute=40),
     },
     # Webhooks whose deliveries are due again (a lost task, a back-off over).
-    "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": 60.0},
+    "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": SWEEP_SECONDS},
     # Competitions due to start (their date has come) and rounds left behind.
-    "sweep-competitions": {"task": "competitions.tasks.sweep", "schedule": 60.0},
+    "sweep-competitions": {"task": "competitions.tasks.sweep", "schedule": SWEEP_SECONDS},
     # Webhook deliveries written more than RETENTION_DAYS ago.
     "daily-prune-webhooks": {
         "task": "webhooks.tasks.prune",

@@ -55,7 +55,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
     DATABASES["default"]["TEST"] = {  # noqa: F405
         "NAME": str(VAR_DIR / f"test-db-{os.getpid()}.sqlite3")  # noqa: F405
     }
-if not CACHE_URL:  # noqa: F405
+if os.environ.get("RBANK_TEST_CACHE"):
+    # A test's cluster (tests/service/test_cluster.py): its processes share one cache, as
+    # a deployment's do: the settings' own (files under its VAR_DIR, or Redis) with this
+    # prefix.
+    CACHES = {"default": {**CACHES["default"], "KEY_PREFIX": os.environ["RBANK_TEST_CACHE"]}}  # noqa: F405
+elif not CACHE_URL:  # noqa: F405
     # One process's memory, emptied before each test (tests/conftest.py), never files
     # that outlive a run.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -28,6 +28,7 @@ from games.models import (
     Game,
     GameReview,
     IdempotentRequest,
+    Lock,
     Match,
     MatchSeat,
     Message,
@@ -36,6 +37,7 @@ from games.models import (
     PushSubscription,
     Rating,
     Seat,
+    StreamLease,
 )
 from games.play.selectors import export_game, game_record
 from games.play.store import engine_game
@@ -292,3 +294,25 @@ class EventAdmin(ReadOnlyAdmin):
     @admin.display(description=gettext_lazy("game"))
     def game_link(self, row: Event) -> SafeString | str:
         return link(row.game)
+
+
+@admin.register(StreamLease)
+class StreamLeaseAdmin(ReadOnlyAdmin):
+    """The event streams open now, by player and web process (STREAM_MAX_PER_USER
+    counts them across processes; a dead process's rows stop counting by themselves)."""
+
+    list_display = ["id", "user_link", "hub", "renewed_at"]
+    list_display_links = ["id"]
+    search_fields = ["user__username"]
+    list_select_related = ["user"]
+
+    @admin.display(description=gettext_lazy("user"))
+    def user_link(self, row: StreamLease) -> SafeString | str:
+        return link(row.user)
+
+
+@admin.register(Lock)
+class LockAdmin(ReadOnlyAdmin):
+    """Who holds each lock (beat's: the one beat that sends the schedule's tasks)."""
+
+    list_display = ["name", "holder", "expires_at"]

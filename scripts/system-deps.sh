@@ -5,6 +5,7 @@
 #   scripts/system-deps.sh python PYTHON   # Python 3.11 or newer, with its venv module
 #   scripts/system-deps.sh chromium        # Debian's Chromium, for the browser tests
 #   scripts/system-deps.sh gettext         # GNU gettext, to check the translation catalogues
+#   scripts/system-deps.sh nginx           # Debian's nginx, the proxy of make cluster and its test
 #
 # What is missing is installed when it can be (as root, with apt-get); otherwise the
 # script prints the one line that says what to run, and fails at once.
@@ -62,6 +63,16 @@ gettext)
     install "$need" gettext
     command -v xgettext >/dev/null 2>&1 || fail "$need" gettext
     ;;
+nginx)
+    # make cluster puts its web processes behind Debian's nginx, run as a child of its own
+    # (config/cluster.py); the cluster's test starts it too. The system's service is left off.
+    sbin=${SYSTEM_SBIN:-/usr/sbin}  # where Debian puts it, often off a user's PATH
+    found() { command -v nginx >/dev/null 2>&1 || [ -x "$sbin/nginx" ]; }
+    found && exit 0
+    need="make cluster (and its test) needs nginx, the proxy in front of the web processes"
+    install "$need" nginx
+    found || fail "$need" nginx
+    ;;
 python)
     python=${2:-}
     if [ -z "$python" ] || ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
@@ -77,7 +88,7 @@ python)
     "$python" -c 'import ensurepip, venv' >/dev/null 2>&1 || fail "$need" "$package"
     ;;
 *)
-    echo "usage: $0 python PYTHON | chromium | gettext" >&2
+    echo "usage: $0 python PYTHON | chromium | gettext | nginx" >&2
     exit 2
     ;;
 esac

@@ -59,6 +59,7 @@ esac
 for package; do
   case $package in
     chromium) printf '#!/bin/sh\\n' > {chromium}; {chmod} 755 {chromium} ;;
+    nginx) printf '#!/bin/sh\\n' > {self.bin}/nginx; {chmod} 755 {self.bin}/nginx ;;
     python3.*-venv) : > {self.bin}/venv-installed ;;
   esac
 done""",
@@ -71,7 +72,7 @@ done""",
     def run(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [BASH, str(SCRIPT), *args],
-            env={"PATH": str(self.bin)},
+            env={"PATH": str(self.bin), "SYSTEM_SBIN": str(self.bin)},
             capture_output=True,
             text=True,
             timeout=60,
@@ -100,6 +101,33 @@ def test_it_installs_chromium_as_root(system: FakeSystem) -> None:
     assert system.apt_calls == ["install -y -q chromium"]
     assert (system.bin / "chromium").exists()
     assert "installing it (apt-get install chromium)" in result.stderr
+
+
+def test_it_does_nothing_when_nginx_is_there(system: FakeSystem) -> None:
+    system.command("nginx", "exit 0")
+    system.user(0)
+    system.apt_get()
+    result = system.run("nginx")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert system.apt_calls == []
+
+
+def test_it_installs_nginx_as_root(system: FakeSystem) -> None:
+    system.user(0)
+    system.apt_get()
+    result = system.run("nginx")
+    assert result.returncode == 0, result.stderr
+    assert system.apt_calls == ["install -y -q nginx"]
+    assert "installing it (apt-get install nginx)" in result.stderr
+
+
+def test_it_says_what_to_run_for_nginx_when_the_user_is_not_root(system: FakeSystem) -> None:
+    system.user(1000)
+    system.apt_get()
+    result = system.run("nginx")
+    assert result.returncode == 1
+    assert "run `sudo apt-get install nginx`, then make again" in result.stderr
+    assert system.apt_calls == []
 
 
 def test_it_updates_the_package_lists_when_the_first_install_fails(system: FakeSystem) -> None:

@@ -164,7 +164,7 @@ async def events(request: HttpRequest) -> HttpResponseBase:
         return error(503, "STREAM_UNAVAILABLE", unavailable, **{"Retry-After": "60"})
     known = await in_thread(lambda: known_ids(credential.user_id))
     try:
-        stream = hub().open(credential, known)
+        stream = await hub().open(credential, known)
     except TooManyStreams:
         limit = settings.STREAM_MAX_PER_USER
         return error(

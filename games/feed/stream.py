@@ -17,6 +17,9 @@ A hub passes each event id on once, whichever way it came. The table is read bac
 writes, so one that commits later can carry a lower id than an event already read.
 A hub reads nothing while no stream is open.
 
+A player's open streams are counted across every web process (``STREAM_MAX_PER_USER``):
+each holds a lease row, which its hub renews while it lives (``games.feed.stream_leases``).
+
 A stream ends when what signed it in no longer holds (a token revoked, an account
 deleted or turned off, a session ended: ``games.feed.stream_auth``). ``recheck`` (called on
 commit, from any process, when a player's credentials change) has the hubs check that
@@ -34,6 +37,7 @@ import contextlib
 import json
 import logging
 import time
+import uuid
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,6 +53,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from accounts.models import ApiToken
+from games.feed import stream_leases
 from games.feed.stream_auth import Credential, still_valid
 from games.models import Event
 
@@ -72,7 +77,7 @@ CLOSE: dict[str, Any] = {}
 
 
 class TooManyStreams(Exception):
-    """The player already holds ``settings.STREAM_MAX_PER_USER`` streams here."""
+    """The player already holds ``settings.STREAM_MAX_PER_USER`` streams, on any process."""
 
 
 async def in_thread(function: Callable[[], T]) -> T:
@@ -162,10 +167,12 @@ def _redis() -> Any:
 class Stream:
     """One open stream: what signed it in, the events waiting to be written to it, and
     the ids it must not pass on (sent in its catch-up, or committed before its client
-    asked). ``ended``: the hub has closed it (the client reads no more)."""
+    asked), its lease (``games.feed.stream_leases``). ``ended``: the hub has closed it
+    (the client reads no more)."""
 
     credential: Credential
     known: set[int] = field(default_factory=set)
+    lease: int | None = None
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
     ended: bool = False
 
@@ -179,24 +186,42 @@ class Hub:
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.loop = loop
+        self.id = uuid.uuid4().hex  # its leases' holder
         self.streams: dict[int, set[Stream]] = {}
         self.seen: dict[int, float] = {}  # event id -> when it was passed on
         self.checks: set[asyncio.Task[None]] = set()
         self.task = loop.create_task(self._run())
 
-    def open(self, credential: Credential, known: set[int]) -> Stream:
-        streams = self.streams.setdefault(credential.user_id, set())
-        if len(streams) >= settings.STREAM_MAX_PER_USER:
+    async def open(self, credential: Credential, known: set[int]) -> Stream:
+        lease = await in_thread(partial(stream_leases.take, credential.user_id, self.id))
+        if lease is None:
             raise TooManyStreams
-        stream = Stream(credential, known)
-        streams.add(stream)
+        stream = Stream(credential, known, lease=lease)
+        self.streams.setdefault(credential.user_id, set()).add(stream)
         return stream
 
     def close(self, stream: Stream) -> None:
         streams = self.streams.get(stream.user_id, set())
+        if stream in streams and stream.lease is not None:
+            self._spawn(self._release(stream.lease))
         streams.discard(stream)
         if not streams:
             self.streams.pop(stream.user_id, None)
+
+    async def _release(self, lease: int) -> None:
+        try:
+            await in_thread(partial(stream_leases.release, [lease]))
+        except Exception as exc:  # the next renewal drops it
+            logger.warning("could not release a stream's lease: %r", exc)
+
+    def _spawn(self, work: Any) -> None:
+        try:
+            task = self.loop.create_task(work)
+        except RuntimeError:  # the loop is closing: a lease left runs out by itself
+            work.close()
+            return
+        self.checks.add(task)  # held until done (the loop keeps only a weak reference)
+        task.add_done_callback(self.checks.discard)
 
     def end(self, stream: Stream) -> None:
         """Close ``stream`` and tell its reader, whatever it has waiting."""
@@ -215,9 +240,7 @@ class Hub:
         if isinstance(channel, bytes):
             channel = channel.decode()
         if channel == revoked_channel():
-            task = self.loop.create_task(self.check(json.loads(message)))
-            self.checks.add(task)  # held until done (the loop keeps only a weak reference)
-            task.add_done_callback(self.checks.discard)
+            self._spawn(self.check(json.loads(message)))
         else:
             self.take(message)
 
@@ -263,6 +286,7 @@ class Hub:
         tasks = [
             self._poll(SAFETY_POLL_SECONDS if settings.REDIS_URL else None),
             self._check_every(settings.STREAM_CREDENTIAL_SECONDS),
+            self._renew_every(settings.STREAM_LEASE_SECONDS / 3),
         ]
         if settings.REDIS_URL:
             tasks.append(self._subscribe())
@@ -272,6 +296,20 @@ class Hub:
         while True:
             await asyncio.sleep(seconds)
             await self.check()
+
+    async def _renew_every(self, seconds: float) -> None:
+        """Keep this hub's leases alive (a hub that has never held one has none)."""
+        held_any = False
+        while True:
+            await asyncio.sleep(seconds)
+            held = [s.lease for streams in self.streams.values() for s in streams if s.lease]
+            held_any = held_any or bool(held)
+            if not held_any:
+                continue
+            try:
+                await in_thread(partial(stream_leases.renew, self.id, held))
+            except Exception as exc:
+                logger.warning("could not renew the streams' leases: %r", exc)
 
     async def _poll(self, every: float | None) -> None:
         """Read the table's recent events for the players with a stream open here."""

@@ -22,6 +22,7 @@ from games.models.game import (
     StopMode,
     TimeControlFields,
 )
+from games.models.leases import Lock, StreamLease
 from games.models.lobby import Challenge, ChallengeSeat, Rating
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
 from games.models.push import PushMessage, PushSubscription
@@ -38,6 +39,7 @@ __all__ = [
     "Game",
     "GameReview",
     "IdempotentRequest",
+    "Lock",
     "Match",
     "MatchSeat",
     "Message",
@@ -50,6 +52,7 @@ __all__ = [
     "SeatFields",
     "Seated",
     "StopMode",
+    "StreamLease",
     "TimeControlFields",
     "outbox_first_sweep",
 ]

@@ -22,7 +22,16 @@ from accounts.services import create_token, profile_of
 from competitions.services.entering import Terms, create_competition, enter
 from games.lobby.challenges import create_challenge
 from games.lobby.matches import start_match
-from games.models import Challenge, Game, Notification, PushMessage, PushSubscription, Rating
+from games.models import (
+    Challenge,
+    Game,
+    Lock,
+    Notification,
+    PushMessage,
+    PushSubscription,
+    Rating,
+    StreamLease,
+)
 from games.notify.mail_play import ReplyAddress
 from games.play.services import resign, write_message
 from games.talk import report_message
@@ -82,6 +91,8 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
     create_challenge(alice, email="dora@example.com")
     never_invite("erin@example.com")
     create_token(charlie, "laptop")
+    StreamLease.objects.create(user=bob, hub="web-1")
+    Lock.take("beat", "beat-1", 60)
     profile_of(charlie)
     EmailAddress.objects.create(user=alice, email=alice.email, verified=True, primary=True)
     Group.objects.create(name="support")
