@@ -32,7 +32,9 @@ from .settings import *  # noqa: F403
 
 # Reviews go to the default queue, which each test worker takes under a name of its own
 # (the "review" queue is shared by every test process): config.settings routes them.
-CELERY_TASK_ROUTES = {}
+# With TASK_QUEUES (the cluster's test), every queue carries the test's own prefix.
+if not TASK_QUEUES:  # noqa: F405
+    CELERY_TASK_ROUTES = {}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast users in tests
 # A worker started by a test in another process is told by the environment to use the
 # test's database and SMTP server, and to take its tasks from the broker.
