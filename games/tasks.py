@@ -11,6 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games import retention, sweep
+from games.archive import months
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
@@ -72,3 +73,10 @@ def play_bot_turn(game_id: int, version: int) -> str:
 def answer_bot_stalemate(game_id: int, version: int) -> str:
     """The computer players' answers to a stalemate offer, if the game is at ``version``."""
     return bots.answer_stalemate(game_id, version)
+
+
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
+def write_database_months() -> list[str]:
+    """Once a day (beat): write the open database's months closed since the last run
+    (each once, never again); returns the months written."""
+    return [row.label for row in months.write_closed_months()]

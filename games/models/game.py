@@ -275,6 +275,8 @@ class Game(Seated, RulesFields, TimeControlFields):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "reminder_at"]),
+            # The open database reads a month's games in the order they ended.
+            models.Index(fields=["finished_at", "id"]),
         ]
 
     def __str__(self) -> str:
@@ -337,6 +339,9 @@ class Seat(SeatFields):
     wrong_calls = models.PositiveSmallIntegerField(_("wrong calls"), default=0)
     offer = models.PositiveSmallIntegerField(_("offer"), null=True, blank=True)
     score = models.IntegerField(_("score"), null=True, blank=True)
+    #: The game's end, copied from it: a player's finished games are read in that
+    #: order from the index below (``games.archive.stream``), whatever their number.
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     #: Play this game by mail (True), by notices only (False), or as the player's
     #: preference says (None): ``games.notify.mail_play.plays_by_mail``.
     play_by_mail = models.BooleanField(_("play by mail"), null=True, blank=True)
@@ -345,8 +350,12 @@ class Seat(SeatFields):
         verbose_name = _("seat")
         verbose_name_plural = _("seats")
         constraints = [models.UniqueConstraint(fields=["game", "letter"], name="unique_game_seat")]
-        # A player's games: the lobby and the API list them by joining seats.
-        indexes = [models.Index(fields=["user", "game"])]
+        # A player's games: the lobby and the API list them by joining seats; their
+        # finished games, in the order they ended (the export's keyset).
+        indexes = [
+            models.Index(fields=["user", "game"]),
+            models.Index(fields=["user", "finished_at", "game"]),
+        ]
 
     @classmethod
     def from_db(cls, *args: Any, **kwargs: Any) -> Seat:
@@ -356,7 +365,7 @@ class Seat(SeatFields):
 
     def values(self) -> tuple[Any, ...]:
         """What the game's actions change in a seat."""
-        return (self.bank, self.wrong_calls, self.offer, self.score)
+        return (self.bank, self.wrong_calls, self.offer, self.score, self.finished_at)
 
 
 #: Prefetch a game's seats and their players with it: ``prefetch_related(SEATS)``.
