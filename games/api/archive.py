@@ -4,6 +4,7 @@ notation, a page at a time, the next page's address in the ``Link`` header."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
 from urllib.parse import urlencode
@@ -34,7 +35,7 @@ class JsonErrors(BaseContentNegotiation):
     otherwise read ``?format=`` as the name of one of its renderers.)"""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         return JSONRenderer(), JSONRenderer.media_type
 
@@ -108,9 +109,7 @@ class PlayerGamesExportApi(APIView):
             (200, NDJSON): OpenApiResponse(
                 OpenApiTypes.STR,
                 examples=[
-                    OpenApiExample(
-                        "NDJSON", value=GAME_LINE, response_only=True, media_type=NDJSON
-                    )
+                    OpenApiExample("NDJSON", value=GAME_LINE, response_only=True, media_type=NDJSON)
                 ],
             ),
             (200, NOTATION): OpenApiResponse(

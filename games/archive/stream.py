@@ -55,9 +55,7 @@ class Cursor:
                 400, "BAD_REQUEST", _("cursor: pass back the cursor of the link to the next page")
             )
         micros, game_id = text.split("-")
-        return cls(
-            _EPOCH + timedelta(microseconds=int(micros)), min(int(game_id), _LARGEST_ID)
-        )
+        return cls(_EPOCH + timedelta(microseconds=int(micros)), min(int(game_id), _LARGEST_ID))
 
 
 @dataclass(frozen=True)
@@ -111,7 +109,9 @@ def page(query: Query, reader: User | AnonymousUser) -> Page:
     more = len(rows) > query.limit
     rows = rows[: query.limit]
     last = rows[-1] if more else None
-    after = None if last is None or last.finished_at is None else Cursor(last.finished_at, last.game_id)
+    after = (
+        None if last is None or last.finished_at is None else Cursor(last.finished_at, last.game_id)
+    )
     return Page(rows, after)
 
 

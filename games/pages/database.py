@@ -24,7 +24,7 @@ def month_file(request: HttpRequest, label: str) -> FileResponse:
     """A month's file (``label``: ``2026-10``), sent from the disk as it lies (a
     finished month never changes, so any cache may keep it for good)."""
     year, month = (int(part) for part in label.split("-"))
-    if not (1 <= year and 1 <= month <= 12):
+    if not (year >= 1 and 1 <= month <= 12):
         raise Http404
     row = DatabaseMonth.objects.filter(month=date(year, month, 1)).first()
     path = None if row is None else months.file_path(row)
