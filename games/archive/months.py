@@ -77,7 +77,6 @@ def month_games(month: date) -> QuerySet[Game]:
             finished_at__lt=start_of(next_month(month)),
             record__isnull=False,
         )
-        .defer("state")
         .prefetch_related(SEATS)
         .order_by("finished_at", "pk")
     )

@@ -78,11 +78,14 @@ class Page:
 
 
 def page(query: Query, reader: User | AnonymousUser) -> Page:
-    """One page of ``query``: the player's own reader gets all of their finished games,
-    anyone else only the public ones (docs/spectators.md)."""
+    """One page of ``query``: the player gets all of their finished games, anyone else
+    the public ones (docs/spectators.md) and the private ones they played in too."""
     seats = Seat.objects.filter(user=query.player, finished_at__isnull=False)
-    if reader.pk != query.player.pk:
+    if reader.pk is None:
         seats = seats.filter(game__public=True)
+    elif reader.pk != query.player.pk:  # the public games, and the private ones they share
+        shared = Seat.objects.filter(user_id=reader.pk).values("game_id")
+        seats = seats.filter(Q(game__public=True) | Q(game_id__in=shared))
     if query.since is not None:
         seats = seats.filter(finished_at__gte=query.since)
     if query.until is not None:
@@ -100,7 +103,6 @@ def page(query: Query, reader: User | AnonymousUser) -> Page:
         seats = seats.filter(Q(finished_at__gt=at) | Q(finished_at=at, game_id__gt=game_id))
     rows = list(
         seats.select_related("game")
-        .defer("game__state")
         .prefetch_related(
             Prefetch("game__seats", queryset=Seat.objects.select_related("user__profile"))
         )

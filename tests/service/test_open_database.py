@@ -17,6 +17,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from config.celery import app
 from games.archive import months
@@ -233,3 +235,16 @@ def test_a_month_whose_file_is_gone_is_404(alice: User, bob: User) -> None:
     (row,) = months.write_closed_months(LATER)
     months.file_path(row).unlink()
     assert browser(None).get("/database/rbank-2026-10.txt.gz").status_code == 404
+
+
+def test_a_month_costs_the_same_queries_however_many_games(alice: User, bob: User) -> None:
+    def queries(month: date) -> int:
+        with CaptureQueriesContext(connection) as captured:
+            months.build(month, months.Digest())
+        return len(captured.captured_queries)
+
+    finished(alice, bob, datetime(2026, 7, 3, tzinfo=UTC))
+    for n in range(12):
+        finished(bob, alice, datetime(2026, 8, 1 + n, tzinfo=UTC), seed=50 + n)
+    # The games, then their seats and players: two queries a chunk of games.
+    assert queries(date(2026, 7, 1)) == queries(date(2026, 8, 1)) == 2
