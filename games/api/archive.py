@@ -4,6 +4,7 @@ notation, a page at a time, the next page's address in the ``Link`` header."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import UTC, date, datetime
 from typing import Any
@@ -130,7 +131,9 @@ class PlayerGamesExportApi(APIView):
         },
         summary="A player's finished games as a stream, NDJSON or the notation, page by page",
         description="The player's finished games in the order they ended (then by id): all "
-        "of them to the player, the public ones to anyone else. A page holds `limit` games; "
+        "of them to the player; to anyone else the public ones and the private ones they "
+        "played in. Each game has its revealed seed and its result; the players' messages "
+        "are not in it. A page holds `limit` games; "
         'when more follow, the `Link` header names the next page (`<…>; rel="next"`) and '
         "`X-Next-Cursor` its cursor. Pages are read by a keyset: each costs the same, "
         "however far into the games it starts.",
