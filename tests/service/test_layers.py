@@ -103,6 +103,7 @@ ROOMS = (
     "games.push",
     "games.lobby",
     "games.computer",
+    "games.archive",
     "games.sweep",
     "games.retention",
     "games.tasks",
