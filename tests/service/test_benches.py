@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
@@ -90,3 +90,23 @@ def test_the_stream_bench_runs_and_prints_its_figures(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr[-2000:]
     last = run.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"20 streams: \d+ MB; event p50 [\d.]+ ms, p99 [\d.]+ ms", last), last
+
+
+@pytest.mark.django_db
+def test_the_export_bench_reads_every_game_of_the_stream_once(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench import export
+
+    monkeypatch.setattr(export, "GAMES", 250)
+    monkeypatch.setattr(export, "TEMPLATES", 3)
+    monkeypatch.setattr(export, "LIMIT", 100)
+    export.fill(alice, bob)
+    client = Client()
+    client.force_login(alice)
+    client.get("/api/v1/players/alice/games/export/?limit=1")
+    seconds, queries, games = export.read_stream(client)
+    assert games == 250 and len(seconds) == 3
+    assert len(set(queries)) == 1
+    assert Game.objects.values("record").distinct().count() == 3
+    assert export.floor_seconds() > 0
