@@ -100,7 +100,10 @@ def page(query: Query, reader: User | AnonymousUser) -> Page:
         seats = seats.filter(game__winner="")
     if query.after is not None:
         at, game_id = query.after.finished_at, query.after.game_id
-        seats = seats.filter(Q(finished_at__gt=at) | Q(finished_at=at, game_id__gt=game_id))
+        # (finished_at, game) > the cursor, said so that the index's range starts at it.
+        seats = seats.filter(finished_at__gte=at).filter(
+            Q(finished_at__gt=at) | Q(game_id__gt=game_id)
+        )
     rows = list(
         seats.select_related("game")
         .prefetch_related(
