@@ -110,7 +110,12 @@ class PlayerGamesExportApi(APIView):
             (200, NDJSON): OpenApiResponse(
                 OpenApiTypes.STR,
                 examples=[
-                    OpenApiExample("NDJSON", value=GAME_LINE, response_only=True, media_type=NDJSON)
+                    OpenApiExample(
+                        "NDJSON",
+                        value=json.dumps(GAME_LINE, ensure_ascii=False) + "\n",
+                        response_only=True,
+                        media_type=NDJSON,
+                    )
                 ],
             ),
             (200, NOTATION): OpenApiResponse(

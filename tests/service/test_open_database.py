@@ -23,7 +23,7 @@ from django.test.utils import CaptureQueriesContext
 from config.celery import app
 from games.archive import months
 from games.engine import seed_commitment
-from games.models import DatabaseMonth, Game
+from games.models import DatabaseMonth
 from games.play.dealing import start_game
 from games.tasks import write_database_months
 
