@@ -210,7 +210,7 @@ def test_the_page_lists_the_months_and_serves_their_files(alice: User, bob: User
     assert response["Content-Type"] == "application/gzip"
     assert 'filename="rbank-2026-10.txt.gz"' in response["Content-Disposition"]
     assert response["ETag"] == f'"{row.sha256}"'
-    body = b"".join(response.streaming_content)
+    body = response.getvalue()
     assert hashlib.sha256(body).hexdigest() == row.sha256
 
 

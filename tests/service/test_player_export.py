@@ -44,7 +44,7 @@ def games(alice: User, bob: User, charlie: User) -> dict[str, Game]:
 
 
 def lines(response: Any) -> list[dict[str, Any]]:
-    body = b"".join(response.streaming_content).decode()
+    body = response.getvalue().decode()
     return [json.loads(line) for line in body.splitlines()]
 
 
@@ -106,10 +106,10 @@ def test_it_filters_by_date_rules_and_result(alice: User, games: dict[str, Game]
 def test_the_notation_format_writes_the_games_as_the_database_does(
     alice: User, games: dict[str, Game]
 ) -> None:
-    response = client_for(alice).get(URL, {"format": "notation", "limit": 2})
+    response = client_for(alice).get(URL, {"format": "notation", "limit": "2"})
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"
-    text = b"".join(response.streaming_content).decode()
+    text = response.getvalue().decode()
     parts = re.split(r"\n(?=\[Game )", text)
     assert [re.match(r'\[Game "(\d+)"\]', part)[1] for part in parts] == [  # type: ignore[index]
         str(games["won"].pk),
@@ -146,7 +146,7 @@ def test_a_game_ending_at_the_same_moment_is_neither_lost_nor_repeated(
     client = client_for(alice)
     seen, cursor = [], None
     while True:
-        params = {"limit": 2, **({"cursor": cursor} if cursor else {})}
+        params: dict[str, str | int] = {"limit": 2, **({"cursor": cursor} if cursor else {})}
         response = client.get(URL, params)
         seen += ids(response)
         cursor = response.get("X-Next-Cursor")
@@ -164,7 +164,7 @@ def test_a_page_costs_the_same_queries_however_long(alice: User, bob: User) -> N
     def queries(**params: Any) -> int:
         with CaptureQueriesContext(connection) as captured:
             response = client.get(URL, params)
-            body = b"".join(response.streaming_content)
+            body = response.getvalue()
         assert response.status_code == 200 and body
         return len(captured.captured_queries)
 
