@@ -65,6 +65,7 @@ class ExportQuery(serializers.Serializer[dict[str, Any]]):
     cursor = serializers.RegexField(
         stream.CURSOR_PATTERN,
         required=False,
+        error_messages={"invalid": stream.BAD_CURSOR},
         help_text="Where the page starts: the cursor of the Link header's next page",
     )
     limit = serializers.IntegerField(

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, Prefetch, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.archive.notation import ended, game_text
 from games.models import Seat
@@ -34,6 +35,7 @@ MAX_LIMIT = 1000
 #: ``<microseconds since 1970 (UTC)>-<game id>``: the end and id of the last game sent.
 #: Every string of this shape is a cursor (a bound, not a pointer to a row).
 CURSOR_PATTERN = r"^[0-9]{1,17}-[0-9]{1,18}$"
+BAD_CURSOR = gettext_lazy("not a cursor: pass back the one the next page's link names")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: A larger id than any game's, that the databases' 64-bit integers still hold.
 _LARGEST_ID = 2**62
@@ -51,9 +53,7 @@ class Cursor:
     @classmethod
     def parse(cls, text: str) -> Cursor:
         if not re.fullmatch(CURSOR_PATTERN, text):
-            raise ServiceError(
-                400, "BAD_REQUEST", _("cursor: pass back the cursor of the link to the next page")
-            )
+            raise ServiceError(400, "BAD_REQUEST", _("cursor: %(why)s") % {"why": BAD_CURSOR})
         micros, game_id = text.split("-")
         return cls(_EPOCH + timedelta(microseconds=int(micros)), min(int(game_id), _LARGEST_ID))
 

@@ -187,7 +187,7 @@ def test_a_page_costs_the_same_queries_however_long(alice: User, bob: User) -> N
         ({"limit": "0"}, "limit"),
         ({"limit": "1001"}, "limit"),
         ({"limit": "many"}, "limit"),
-        ({"cursor": "abc"}, "cursor"),
+        ({"cursor": "abc"}, "cursor: not a cursor"),
         ({"cursor": "99999999999999999999-1"}, "cursor"),
     ],
 )
