@@ -106,9 +106,7 @@ def page(query: Query, reader: User | AnonymousUser) -> Page:
         )
     rows = list(
         seats.select_related("game")
-        .prefetch_related(
-            Prefetch("game__seats", queryset=Seat.objects.select_related("user"))
-        )
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
         .order_by("finished_at", "game_id")[: query.limit + 1]
     )
     more = len(rows) > query.limit
