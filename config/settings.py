@@ -8,6 +8,7 @@ in files under ``var/``, so one command starts the whole service on a bare machi
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from email.utils import getaddresses
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -498,6 +499,14 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The open game database (docs/open-database.md): its monthly files, and how long after
+# a month's end it is written (a game that ended a moment before midnight has long
+# committed by then).
+OPEN_DATABASE_DIR = Path(os.environ.get("OPEN_DATABASE_DIR", VAR_DIR / "database"))
+OPEN_DATABASE_CLOSE_AFTER = timedelta(
+    hours=float(os.environ.get("OPEN_DATABASE_CLOSE_AFTER_HOURS", "6"))
+)
+
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Beat touches a heartbeat file at every tick, at least once a minute; its health
@@ -532,6 +541,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": SWEEP_SECONDS},
     # Competitions due to start (their date has come) and rounds left behind.
     "sweep-competitions": {"task": "competitions.tasks.sweep", "schedule": SWEEP_SECONDS},
+    # The open database: each month closed since the last run, written once.
+    "open-database": {
+        "task": "games.tasks.write_database_months",
+        "schedule": crontab(hour=6, minute=20),
+    },
     # Webhook deliveries written more than RETENTION_DAYS ago.
     "daily-prune-webhooks": {
         "task": "webhooks.tasks.prune",

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.conf import settings
 
 from games import retention, sweep
+from games.archive import months
 from games.computer import bots
 from games.models import Notification
 from games.notify import digests, notifications
@@ -86,3 +87,10 @@ def review_game(game_id: int) -> str:
     """The review of a finished game, on the ``review`` queue (``CELERY_TASK_ROUTES``):
     nothing for a game in play, or one reviewed already."""
     return review.review_game(game_id)
+
+
+@shared_task(ignore_result=True)  # type: ignore[untyped-decorator]
+def write_database_months() -> list[str]:
+    """Once a day (beat): write the open database's months closed since the last run
+    (each once, never again); returns the months written."""
+    return [row.label for row in months.write_closed_months()]

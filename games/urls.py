@@ -1,10 +1,10 @@
 """The HTML pages of the game: lobby, game table and its messages, replay, the public
 games, players (blocking and reporting them), rules; and the calendar feed."""
 
-from django.urls import path
+from django.urls import path, re_path
 
 import lib.converters  # noqa: F401  (registers <id:...>)
-from games.pages import app, calendar, lobby, players, replay, table
+from games.pages import app, calendar, database, lobby, players, replay, table
 
 urlpatterns = [
     path("", lobby.lobby, name="lobby"),
@@ -19,6 +19,12 @@ urlpatterns = [
     path("computer/", lobby.play_computer, name="play-computer"),
     path("leaderboard/", players.leaderboard, name="leaderboard"),
     path("watch/", players.watch, name="watch"),
+    path("database/", database.database, name="database"),
+    re_path(
+        r"^database/rbank-(?P<label>[0-9]{4}-[0-9]{2})\.txt\.gz$",
+        database.month_file,
+        name="database-month",
+    ),
     path("players/<str:username>/", players.player, name="player"),
     path("players/<str:username>/block/", players.block_player, name="player-block"),
     path("players/<str:username>/report/", players.report_player, name="player-report"),

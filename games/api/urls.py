@@ -5,12 +5,17 @@ from __future__ import annotations
 from django.urls import path
 
 import lib.converters  # noqa: F401  (registers <id:...>)
-from games.api import challenges, games, play, players, review, rules, stream, talk
+from games.api import archive, challenges, games, play, players, review, rules, stream, talk
 
 urlpatterns = [
     path("stream/events/", stream.events, name="api-stream-events"),
     path("players/", players.PlayerListApi.as_view(), name="api-players"),
     path("players/<str:username>/", players.PlayerDetailApi.as_view(), name="api-player"),
+    path(
+        "players/<str:username>/games/export/",
+        archive.PlayerGamesExportApi.as_view(),
+        name="api-player-games-export",
+    ),
     path("leaderboard/", players.LeaderboardApi.as_view(), name="api-leaderboard"),
     path("rules/", rules.RulesCatalogApi.as_view(), name="api-rules"),
     path("challenges/", challenges.ChallengeListApi.as_view(), name="api-challenges"),

@@ -7,6 +7,7 @@ the server except through the engine's per-seat views."""
 
 from __future__ import annotations
 
+from games.models.archive import DatabaseMonth
 from games.models.feed import Event
 from games.models.game import (
     DELETED_PLAYER,
@@ -35,6 +36,7 @@ __all__ = [
     "SEATS",
     "Challenge",
     "ChallengeSeat",
+    "DatabaseMonth",
     "Event",
     "Game",
     "GameReview",

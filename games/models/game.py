@@ -283,6 +283,8 @@ class Game(Seated, RulesFields, TimeControlFields):
                 condition=Q(status="playing", public=True),
                 name="game_public_newest",
             ),
+            # The open database reads a month's games in the order they ended.
+            models.Index(fields=["finished_at", "id"]),
         ]
 
     def __str__(self) -> str:
@@ -345,6 +347,9 @@ class Seat(SeatFields):
     wrong_calls = models.PositiveSmallIntegerField(_("wrong calls"), default=0)
     offer = models.PositiveSmallIntegerField(_("offer"), null=True, blank=True)
     score = models.IntegerField(_("score"), null=True, blank=True)
+    #: The game's end, copied from it: a player's finished games are read in that
+    #: order from the index below (``games.archive.stream``), whatever their number.
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
     #: Play this game by mail (True), by notices only (False), or as the player's
     #: preference says (None): ``games.notify.mail_play.plays_by_mail``.
     play_by_mail = models.BooleanField(_("play by mail"), null=True, blank=True)
@@ -356,6 +361,8 @@ class Seat(SeatFields):
         indexes = [
             # A player's games: the lobby and the API list them by joining seats.
             models.Index(fields=["user", "game"]),
+            # A player's finished games, in the order they ended (the export's keyset).
+            models.Index(fields=["user", "finished_at", "game"]),
             # A player's seats in games being played (a seat's score is null until its
             # game ends): the sweep finds the computer's among millions of finished ones.
             models.Index(fields=["user"], condition=Q(score__isnull=True), name="seat_in_play"),
@@ -371,7 +378,7 @@ class Seat(SeatFields):
 
     def values(self) -> tuple[Any, ...]:
         """What the game's actions change in a seat."""
-        return (self.bank, self.wrong_calls, self.offer, self.score)
+        return (self.bank, self.wrong_calls, self.offer, self.score, self.finished_at)
 
 
 #: Prefetch a game's seats and their players with it: ``prefetch_related(SEATS)``.

@@ -185,7 +185,7 @@ def save(game: Game, engine: EngineGame) -> None:
     game.save()
     changed = game.changed_seats()
     if changed:
-        Seat.objects.bulk_update(changed, ["bank", "wrong_calls", "offer", "score"])
+        Seat.objects.bulk_update(changed, ["bank", "wrong_calls", "offer", "score", "finished_at"])
     if engine.is_over and was_playing:
         logger.info(
             "game over %s",

@@ -96,5 +96,7 @@ def keep(game: Game, engine: EngineGame) -> None:
         game.state = None
         game.finished_at = game.finished_at or timezone.now()
         game.deadline = game.reminder_at = None
+        for row in game.seat_rows:
+            row.finished_at = game.finished_at
     else:
         game.state = engine.snapshot()

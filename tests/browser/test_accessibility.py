@@ -5,6 +5,8 @@ violation of any rule axe runs by default (WCAG 2.2 A and AA, and its best pract
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,8 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from competitions.models import Competition
 from competitions.services.entering import Terms, create_competition, enter
+from games.archive import months
 from games.models import Game
 from tests.review_scenes import reviewed_game
+from tests.service.archive import finished
 from tests.service.conftest import play_turn
 
 from .conftest import Console, assert_fits, screenshot, sign_in
@@ -43,6 +47,7 @@ def signed_in_pages(game: Game) -> list[str]:
         "/account/",
         "/watch/",
         "/leaderboard/",
+        "/database/",
         "/players/bob/",
         "/competitions/",
         "/competitions/new/",
@@ -50,7 +55,7 @@ def signed_in_pages(game: Game) -> list[str]:
     ]
 
 
-SIGNED_OUT_PAGES = ["/", "/accounts/signup/", "/accounts/login/"]
+SIGNED_OUT_PAGES = ["/", "/accounts/signup/", "/accounts/login/", "/database/"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -62,10 +67,16 @@ def test_every_page_passes_axe(
     players: tuple[User, User],
     language: str,
     scheme: str,
+    settings: Any,
+    tmp_path: Path,
 ) -> None:
     found: dict[str, list[str]] = {}
-    # A round robin of alice's under way: its standings, crosstable and pairings.
     alice, bob = players
+    # A month of the open database published, with a game of theirs.
+    settings.OPEN_DATABASE_DIR = tmp_path / "database"
+    finished(bob, alice, datetime(2026, 10, 3, tzinfo=UTC))
+    months.write_closed_months(datetime(2026, 11, 2, tzinfo=UTC))
+    # A round robin of alice's under way: its standings, crosstable and pairings.
     cup = create_competition(bob, Terms(name="Club cup", format="round_robin", max_players=2))
     enter(cup.pk, alice)
     enter(cup.pk, bob)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.test import override_settings
+from django.test import Client, override_settings
 from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
@@ -113,3 +113,24 @@ def test_the_big_database_bench_copies_games_the_service_reads() -> None:
     text = Game._meta.get_field("seed")
     assert copy_text("a\tb\nc\\", text) == "a\\tb\\nc\\\\" and copy_text(None, text) == "\\N"
     assert copy_text(b"\x01\xff", Game._meta.get_field("record")) == "\\\\x01ff"
+
+
+@pytest.mark.django_db
+def test_the_export_bench_reads_every_game_of_the_stream_once(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench import export
+
+    monkeypatch.setattr(export, "GAMES", 250)
+    monkeypatch.setattr(export, "TEMPLATES", 3)
+    monkeypatch.setattr(export, "LIMIT", 100)
+    export.fill(alice, bob)
+    client = Client()
+    client.force_login(alice)
+    client.get("/api/v1/players/alice/games/export/?limit=1")
+    pages = export.read_stream(client)
+    ids = [game for page in pages for game in page[2]]
+    assert len(ids) == len(set(ids)) == 250 and len(pages) == 3
+    assert len({page[1] for page in pages}) == 1  # the same queries a page
+    assert [page[3] is not None for page in pages] == [True, False, True]  # floors timed
+    assert Game.objects.values("record").distinct().count() == 3

@@ -104,6 +104,7 @@ ROOMS = (
     "games.lobby",
     "games.computer",
     "games.review",
+    "games.archive",
     "games.sweep",
     "games.retention",
     "games.tasks",

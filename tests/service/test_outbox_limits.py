@@ -53,6 +53,7 @@ def test_it_puts_time_limits_on_every_task() -> None:
         "games.tasks.prune_old_rows",
         "games.tasks.play_bot_turn",
         "games.tasks.answer_bot_stalemate",
+        "games.tasks.write_database_months",
     }
     for name, task in {**ours, **mail, **hooks}.items():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
