@@ -24,6 +24,7 @@ from django.utils.translation import gettext_lazy
 from games.models import (
     Challenge,
     ChallengeSeat,
+    DatabaseMonth,
     Event,
     Game,
     GameReview,
@@ -264,6 +265,15 @@ class GameReviewAdmin(ReadOnlyAdmin):
     list_filter = ["format"]
     search_fields = ["game__id__exact"]
     date_hierarchy = "created_at"
+
+
+@admin.register(DatabaseMonth)
+class DatabaseMonthAdmin(ReadOnlyAdmin):
+    """A month of the open database (games.archive; docs/open-database.md): written once
+    by its task, never changed."""
+
+    list_display = ["month", "count", "size", "sha256", "written_at"]
+    date_hierarchy = "month"
 
 
 @admin.register(Rating)

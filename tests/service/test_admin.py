@@ -4,6 +4,8 @@ game cannot be edited, and a game's secrets stay hidden while it is played."""
 from __future__ import annotations
 
 import re
+import tempfile
+from datetime import date
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -14,12 +16,13 @@ from django.contrib.auth.models import Group, Permission, User
 from django.contrib.contenttypes.models import ContentType
 from django.contrib.sessions.models import Session
 from django.db.models import Model
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from accounts.conduct import block, never_invite
 from accounts.services import create_token, profile_of
 from competitions.services.entering import Terms, create_competition, enter
+from games.archive.months import write_month
 from games.lobby.challenges import create_challenge
 from games.lobby.matches import start_match
 from games.models import (
@@ -118,6 +121,8 @@ def everything(alice: User, bob: User, charlie: User) -> Game:
         User.objects.create_user(n, f"{n}@example.com", "pw-x-12345") for n in ("gina", "hank")
     )
     reviewed_game(gina, hank)  # a finished game and its review
+    with tempfile.TemporaryDirectory() as folder, override_settings(OPEN_DATABASE_DIR=folder):
+        write_month(date(2026, 1, 1))  # a month of the open database
     return game
 
 

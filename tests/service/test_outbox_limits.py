@@ -54,7 +54,13 @@ def test_it_puts_time_limits_on_every_task() -> None:
         "games.tasks.play_bot_turn",
         "games.tasks.answer_bot_stalemate",
         "games.tasks.write_database_months",
+        "games.tasks.review_game",
     }
+    # A review holds no outbox lease (it is written once, idempotently): its limits are
+    # its own, minutes long (docs/review.md).
+    review = ours.pop("games.tasks.review_game")
+    assert 0 < settings.REVIEW_SOFT_TIME_LIMIT == review.soft_time_limit
+    assert review.soft_time_limit < review.time_limit == settings.REVIEW_TIME_LIMIT
     for name, task in {**ours, **mail, **hooks}.items():
         soft = task.soft_time_limit or app.conf.task_soft_time_limit
         hard = task.time_limit or app.conf.task_time_limit
