@@ -123,8 +123,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
             _print_error("BAD_INPUT", str(exc))
             return 2
     if not published or not seed:
-        _print_error("BAD_INPUT", "give a finished game's export, or its commitment and seed "
-                     "(scheme 1) or its commitment, secret and contributions (scheme 2)")
+        _print_error(
+            "BAD_INPUT",
+            "give a finished game's export, or its commitment and seed "
+            "(scheme 1) or its commitment, secret and contributions (scheme 2)",
+        )
         return 2
     check = fairdeal.verify(scheme, published, seed, secret, given)
     print(f"scheme {scheme}")

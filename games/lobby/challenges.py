@@ -39,8 +39,7 @@ from accounts.conduct import (
     refuses_invitations,
 )
 from games.clocks import TimeControl
-from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition, RulesClash
-from games.engine import fairdeal
+from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition, RulesClash, fairdeal
 from games.engine.rules import rules_from_document
 from games.feed import events
 from games.lobby import ratings

@@ -11,8 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.clocks import TimeControl
-from games.engine import seed_commitment
-from games.engine import fairdeal
+from games.engine import fairdeal, seed_commitment
 from games.models import Game, Match, Seat, StopMode
 from games.play import deadlines
 from games.play.happenings import GameDealt, publish
