@@ -46,6 +46,7 @@ urlpatterns = [
     ),
     path("games/<id:game_id>/replay/", replay.replay, name="game-replay"),
     path("games/<id:game_id>/export.txt", replay.export, name="game-export"),
+    path("games/<id:game_id>/verify/", replay.verify, name="game-verify"),
     path("invitations/<slug:token>/", lobby.invitation, name="invitation"),
     path("calendar/<slug:token>.ics", calendar.calendar_feed, name="calendar-feed"),
 ]
