@@ -28,9 +28,7 @@ SEED_LIKE = "0" * 64
 def test_the_worked_example_of_the_docs() -> None:
     text = Path("docs/fair-deal.md").read_text()
     made = hashlib.sha256(f"rbank-commit/2:{SECRET}".encode()).hexdigest()
-    seed = hashlib.sha256(
-        f"rbank-seed/2:{SECRET}\nA:{A_GIVES}\nB:{B_GIVES}\n".encode()
-    ).hexdigest()
+    seed = hashlib.sha256(f"rbank-seed/2:{SECRET}\nA:{A_GIVES}\nB:{B_GIVES}\n".encode()).hexdigest()
     assert fairdeal.commitment(SECRET) == made
     assert fairdeal.derive_seed(SECRET, [A_GIVES, B_GIVES]) == seed
     for value in (SECRET, A_GIVES, B_GIVES, made, seed):
