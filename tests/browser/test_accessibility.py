@@ -15,6 +15,8 @@ from playwright.sync_api import Browser, Page, expect
 from competitions.models import Competition
 from competitions.services.entering import Terms, create_competition, enter
 from games.models import Game
+from games.play.dealing import start_game
+from games.play.services import resign
 from tests.service.conftest import play_turn
 
 from .conftest import Console, assert_fits, screenshot, sign_in
@@ -38,6 +40,11 @@ def signed_in_pages(game: Game) -> list[str]:
         "/",
         f"/games/{game.pk}/",
         f"/games/{game.pk}/replay/",
+        f"/games/{game.pk}/verify/",
+        *(
+            f"/games/{pk}/verify/"
+            for pk in Game.objects.exclude(status="playing").values_list("pk", flat=True)[:1]
+        ),
         "/rules/",
         "/account/",
         "/watch/",
@@ -66,6 +73,8 @@ def test_every_page_passes_axe(
     # A round robin of alice's under way: its standings, crosstable and pairings.
     alice, bob = players
     cup = create_competition(bob, Terms(name="Club cup", format="round_robin", max_players=2))
+    over = start_game(alice, bob)  # a finished game's verify page, its check run
+    resign(game_id=over.pk, user=bob)
     enter(cup.pk, alice)
     enter(cup.pk, bob)
     for width in (360, 1280):

@@ -63,9 +63,7 @@ def test_the_page_s_shuffle_deals_as_the_engine_on_1000_seeds(
             for (const c of cases) {
                 const packs = await v.seatCards(c.seed, c.rules);
                 if (!same(packs, c.packs)) wrong.push("shuffle " + c.seed);
-                const laid = v.layOut(packs, c.rules);
-                const shown = c.deal.map(s => ({reserve: s.reserve, houses: s.houses, hand: s.hand}));
-                if (!same(laid, shown)) wrong.push("layout " + c.seed);
+                if (!same(v.layOut(packs, c.rules), c.deal)) wrong.push("layout " + c.seed);
             }
             return {count: cases.length, wrong: wrong};
         }""",
