@@ -94,7 +94,6 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "starter": starter,
         # Commands, not words: outside the sentences that name them, never translated.
         "check_command": format_html("printf 'rbank-deal/1:%s' {} | sha256sum", game.seed),
-        "fair_deal_doc": "docs/fair-deal.md",
         "deal_command": format_html(
             "python -m games.engine deal --seed {} --rules {}{}",
             game.seed,
