@@ -39,6 +39,7 @@ urlpatterns = [
     path("games/<id:game_id>/stalemate/", table.stalemate, name="game-stalemate"),
     path("games/<id:game_id>/stop/", table.stop, name="game-stop"),
     path("games/<id:game_id>/messages/", table.write_message, name="game-messages"),
+    path("games/<id:game_id>/note/", table.write_note, name="game-note"),
     path(
         "games/<id:game_id>/messages/<id:message_id>/report/",
         table.report_message,

@@ -23,6 +23,7 @@ from games.models.game import (
     TimeControlFields,
 )
 from games.models.lobby import Challenge, ChallengeSeat, Rating
+from games.models.notes import Note
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
 from games.models.push import PushMessage, PushSubscription
 from games.models.talk import Message
@@ -39,6 +40,7 @@ __all__ = [
     "Match",
     "MatchSeat",
     "Message",
+    "Note",
     "Notification",
     "PushMessage",
     "PushSubscription",

@@ -10,6 +10,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
+from games import notes
 from games.engine import Game as EngineGame
 from games.models import SEATS, Game
 from games.play.store import engine_game
@@ -201,6 +202,10 @@ def export_game(
     ``seat``; None: a spectator) may read. The seed appears only once the game is over, so
     an export never lets anyone deal the hidden cards of a game in play."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
+    note = notes.note_text(game, reader) if seat is not None else ""
+    if note:  # the reader's own private note: theirs alone (docs/notes.md)
+        escaped = note.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        header.append(("Note", escaped))
     comments = [(m.ply, m.seat, m.text) for m in messages_for(game, reader, seat)]
     return engine_game(game).export(header, game.rule_options, comments, fair_deal_tags(game))
 
