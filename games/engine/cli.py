@@ -90,7 +90,7 @@ def _tags(text: str) -> dict[str, str]:
 
 def _deal_lines(seed: str, rules: Rules) -> list[str]:
     """The deal as a player saw it: each seat's top reserve card and its houses."""
-    position = deal(int(seed) if seed.isdigit() else seed, rules)
+    position = deal(seed, rules)  # a seed deals by its text: "8" as 8 does
     hps = rules.houses_per_seat
     lines = []
     for s, letter in enumerate(rules.seat_names):

@@ -124,7 +124,7 @@ def verify(
     the seed's; scheme 2: the commitment is the secret's, and the seed is derived
     from the secret and the contributions."""
     if scheme == SEED_ONLY:
-        computed = seed_commitment(int(seed) if seed.isdigit() else seed)
+        computed = seed_commitment(seed)
         return Check(((f"SHA-256(rbank-deal/1:{seed}) = {computed}", computed == published),))
     if scheme != CONTRIBUTED:
         return Check(((f"unknown scheme {scheme}", False),))

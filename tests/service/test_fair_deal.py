@@ -19,7 +19,7 @@ from games.lobby.matches import start_match
 from games.models import Challenge, Game
 from games.play.dealing import start_game
 from games.play.services import resign
-from games.play.store import engine_game
+from games.play.store import engine_game, seed_of
 from lib.errors import ServiceError
 from tests.stored import position_of
 
@@ -276,3 +276,9 @@ def test_a_private_game_s_verify_page_is_its_players_only(
     page = Client()
     page.force_login(bob)
     assert page.get(f"/games/{game.pk}/verify/").status_code == 200
+
+
+def test_a_scheme_2_seed_deals_by_its_text_even_when_it_reads_as_a_number() -> None:
+    digits = "0" + "7" * 63  # a derived seed may, rarely, be all digits
+    assert seed_of(Game(deal_scheme=2, seed=digits)) == digits
+    assert seed_of(Game(deal_scheme=1, seed="8")) == 8
