@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.bots import bot_player
@@ -282,3 +283,18 @@ def test_a_scheme_2_seed_deals_by_its_text_even_when_it_reads_as_a_number() -> N
     digits = "0" + "7" * 63  # a derived seed may, rarely, be all digits
     assert seed_of(Game(deal_scheme=2, seed=digits)) == digits
     assert seed_of(Game(deal_scheme=1, seed="8")) == 8
+
+
+def test_verify_games_checks_every_game_s_commitment(alice: User, bob: User) -> None:
+    honest, old, changed = (
+        start_game(alice, bob),
+        start_game(alice, bob, seed=8),
+        start_game(alice, bob),
+    )
+    resign(game_id=old.pk, user=bob)
+    Game.objects.filter(pk=changed.pk).update(server_secret=fairdeal.new_secret())
+    out, err = io.StringIO(), io.StringIO()
+    with pytest.raises(CommandError, match=f"games that differ: {changed.pk}$"):
+        call_command("verify_games", stdout=out, stderr=err)
+    assert "3 games checked, 1 differ" in out.getvalue() and honest.pk != changed.pk
+    assert f"game {changed.pk}: the seed does not match its commitment" in err.getvalue()
