@@ -133,6 +133,10 @@ def test_the_pages_send_the_contributions(alice: User, bob: User) -> None:
     challenge = Challenge.objects.get()
     assert (challenge.contribution, challenge.contribution_by) == (A_GIVES, "player")
     page.force_login(bob)
+    # The commitment is before the opponent as they decide, whole in its title.
+    assert f'title="{challenge.commitment}">{challenge.commitment[:16]}…' in (
+        page.get("/").content.decode()
+    )
     answered = page.post(f"/challenges/{challenge.pk}/accept/", {"contribution": B_GIVES})
     game = Game.objects.get()
     assert answered["Location"] == f"/games/{game.pk}/"
