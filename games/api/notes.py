@@ -55,7 +55,7 @@ class NoteApi(APIView):
 
     @extend_schema(
         request=NoteSerializer,
-        responses={200: NoteSerializer, **errors(400, 404)},
+        responses={200: NoteSerializer, **errors(400, 404, 413)},
         examples=[NOTE],
         summary="Keep my private note at a game I play (empty deletes it)",
     )

@@ -10,9 +10,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext as _
 
-from games import notes
 from games.engine import Game as EngineGame
 from games.models import SEATS, Game
+from games.notes import note_text
 from games.play.store import engine_game
 from games.talk import messages_for
 from lib.errors import ServiceError
@@ -202,7 +202,7 @@ def export_game(
     ``seat``; None: a spectator) may read. The seed appears only once the game is over, so
     an export never lets anyone deal the hidden cards of a game in play."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
-    note = notes.note_text(game, reader) if seat is not None else ""
+    note = note_text(game, reader) if seat is not None else ""
     if note:  # the reader's own private note: theirs alone (docs/notes.md)
         escaped = note.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
         header.append(("Note", escaped))
