@@ -15,6 +15,7 @@ import argparse
 import json
 import logging
 import random
+import secrets
 import time
 import urllib.error
 import urllib.request
@@ -88,6 +89,13 @@ def play(api: Api, game_id: int) -> None:
     log.info("game %s: played %s", game_id, " ".join(played) or "nothing")
 
 
+def accept_challenge(api: Api, challenge_id: int) -> None:
+    """Take a challenge up with our own random share of the deal (docs/fair-deal.md):
+    with it, neither the server nor the challenger can choose the deal."""
+    body = {"contribution": secrets.token_hex(16)}
+    api.call("POST", f"/api/v1/challenges/{challenge_id}/accept/", body)
+
+
 def catch_up(api: Api, *, accept: bool) -> None:
     """What came before the stream was open: the challenges naming this player, and
     the games waiting for it."""
@@ -99,7 +107,7 @@ def catch_up(api: Api, *, accept: bool) -> None:
                 challenge["opponent"],
                 challenge["second_opponent"],
             ):
-                api.call("POST", f"/api/v1/challenges/{challenge['id']}/accept/")
+                accept_challenge(api, challenge["id"])
     status, page = api.call("GET", "/api/v1/games/?filter=my_turn")
     for game in page.get("results", []) if status == 200 else []:
         play(api, game["id"])
@@ -121,7 +129,7 @@ def run(api: Api, *, accept: bool, games: int | None) -> None:
                     if event["kind"] == "your_turn":
                         play(api, event["game"])
                     elif event["kind"] == "challenge" and accept:
-                        api.call("POST", f"/api/v1/challenges/{event['challenge']}/accept/")
+                        accept_challenge(api, event["challenge"])
                     elif event["kind"] == "game_over":
                         ended += 1
                         log.info("game %s over: %s", event["game"], event["score"])

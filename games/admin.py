@@ -106,8 +106,9 @@ class ChallengeSeatInline(ReadOnlyInline):
     fields = ("user", "invited", "letter")
 
 
-#: Secret while the game is played (the deal's cards; R7.4 for the slips).
-GAME_SECRETS = ("seed", "state", "record", "record_entries")
+#: Secret while the game is played (the deal's cards, and the server's secret that makes
+#: the seed: docs/fair-deal.md; R7.4 for the slips).
+GAME_SECRETS = ("seed", "server_secret", "state", "record", "record_entries")
 
 
 @admin.register(Game)
@@ -180,9 +181,10 @@ class ChallengeAdmin(ReadOnlyAdmin):
     ]
     list_select_related = ["challenger"]
     inlines = [ChallengeSeatInline]
-    # The invitation token is a secret link that would let its reader take the seat.
-    exclude = ["token"]
-    secret_fields = ("token",)
+    # The invitation token is a secret link that would let its reader take the seat; the
+    # server's secret would let its reader foresee the deal (it is its game's to reveal).
+    exclude = ["token", "server_secret"]
+    secret_fields = ("token", "server_secret")
 
 
 @admin.register(Notification)

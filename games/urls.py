@@ -45,6 +45,7 @@ urlpatterns = [
     path("games/<id:game_id>/stalemate/", table.stalemate, name="game-stalemate"),
     path("games/<id:game_id>/stop/", table.stop, name="game-stop"),
     path("games/<id:game_id>/messages/", table.write_message, name="game-messages"),
+    path("games/<id:game_id>/note/", table.write_note, name="game-note"),
     path(
         "games/<id:game_id>/messages/<id:message_id>/report/",
         table.report_message,
@@ -52,6 +53,7 @@ urlpatterns = [
     ),
     path("games/<id:game_id>/replay/", replay.replay, name="game-replay"),
     path("games/<id:game_id>/export.txt", replay.export, name="game-export"),
+    path("games/<id:game_id>/verify/", replay.verify, name="game-verify"),
     path("invitations/<slug:token>/", lobby.invitation, name="invitation"),
     path("calendar/<slug:token>.ics", calendar.calendar_feed, name="calendar-feed"),
 ]

@@ -7,6 +7,8 @@ from dataclasses import asdict
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import (
     OpenApiExample,
     extend_schema,
@@ -32,6 +34,23 @@ from lib.api import player_of
 from lib.openapi import NO_BODY, errors
 from lib.pagination import ListApi
 from lib.serializers import NoBody, RequestBody
+
+
+def contribution_field() -> fields.CharField:
+    """A player's contribution to the deal (docs/fair-deal.md)."""
+    return fields.CharField(
+        required=False,
+        min_length=32,
+        max_length=64,
+        validators=[
+            RegexValidator(
+                r"^(?:[0-9a-fA-F]{2}){16,32}$",
+                _("a contribution to the deal is 32 to 64 hexadecimal digits (an even number)"),
+            )
+        ],
+        help_text="Your random contribution to the deal: 32 to 64 hex digits (16 to 32 random "
+        "bytes). Left out, the server draws one for you and the game's record says so",
+    )
 
 
 class ChallengeSerializer(RequestBody):
@@ -119,6 +138,7 @@ class ChallengeSerializer(RequestBody):
         **challenges.RATING.field(),
         help_text="An open challenge: only players rated this or less see it",
     )
+    contribution = contribution_field()
     status = fields.CharField(read_only=True)
     game = fields.IntegerField(read_only=True, allow_null=True)
     created_at = serializers.DateTimeField(read_only=True)
@@ -156,6 +176,10 @@ class ChallengeOutSerializer(serializers.Serializer[dict[str, Any]]):
     status = serializers.ChoiceField(choices=Challenge.Status.values)
     game = fields.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()
+    commitment = fields.CharField(
+        help_text="SHA-256 of 'rbank-commit/2:' + the server's secret, fixed now, before "
+        "anyone accepts; the game's seed is derived from that secret and the contributions"
+    )
 
 
 CHALLENGE = OpenApiExample(
@@ -178,6 +202,7 @@ CHALLENGE = OpenApiExample(
         "max_rating": None,
         "status": "pending",
         "game": None,
+        "commitment": "3c8e…",
         "created_at": "2026-11-22T09:00:00Z",
     },
     response_only=True,
@@ -188,6 +213,7 @@ class ChallengeAnswerSerializer(RequestBody):
     token = fields.CharField(
         required=False, max_length=64, help_text="The invitation link's token (e-mail invitations)"
     )
+    contribution = contribution_field()
 
 
 def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
@@ -222,6 +248,7 @@ def _challenge(challenge: Challenge, user: User) -> dict[str, Any]:
             "status": challenge.status,
             "game": challenge.game_id,
             "created_at": challenge.created_at,
+            "commitment": challenge.commitment,
         }
     ).data
 
@@ -289,14 +316,16 @@ class ChallengeListApi(ListApi):
             min_rating=values.get("min_rating"),
             max_rating=values.get("max_rating"),
             public=values["public"],
+            contribution=values.get("contribution"),
         )
         return Response(_challenge(challenge, user), status=201)
 
 
-def _answer(request: Request) -> tuple[User, str | None]:
+def _answer(request: Request) -> tuple[User, str | None, str | None]:
     data = ChallengeAnswerSerializer(data=request.data)
     data.is_valid(raise_exception=True)
-    return player_of(request), data.validated_data.get("token")
+    values = data.validated_data
+    return player_of(request), values.get("token"), values.get("contribution")
 
 
 ANSWERED = {200: ChallengeOutSerializer, **errors(400, 404, 409, 413)}
@@ -312,10 +341,11 @@ class ChallengeAcceptApi(APIView):
     )
     @write
     def post(self, request: Request, challenge_id: int) -> Response:
-        user, token = _answer(request)
-        return Response(
-            _challenge(challenges.accept_challenge(challenge_id, user, token=token), user)
+        user, token, contribution = _answer(request)
+        accepted = challenges.accept_challenge(
+            challenge_id, user, token=token, contribution=contribution
         )
+        return Response(_challenge(accepted, user))
 
 
 class ChallengeDeclineApi(APIView):
@@ -328,7 +358,7 @@ class ChallengeDeclineApi(APIView):
     )
     @write
     def post(self, request: Request, challenge_id: int) -> Response:
-        user, token = _answer(request)
+        user, token, _contribution = _answer(request)
         return Response(
             _challenge(challenges.decline_challenge(challenge_id, user, token=token), user)
         )

@@ -69,6 +69,16 @@ def _game_example() -> dict[str, Any]:
         "ply": 0,
         "seed_hash": "9f2c…",
         "seed": None,
+        "fair_deal": {
+            "scheme": 2,
+            "commitment": "9f2c…",
+            "contributions": [
+                {"seat": "A", "value": "5be0…", "by": "player"},
+                {"seat": "B", "value": "c41a…", "by": "player"},
+            ],
+            "server_secret": None,
+            "seed": None,
+        },
     }
 
 

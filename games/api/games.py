@@ -65,6 +65,33 @@ class GameSummarySerializer(serializers.Serializer[dict[str, Any]]):
     )
 
 
+class ContributionSerializer(serializers.Serializer[dict[str, Any]]):
+    seat = fields.CharField()
+    value = fields.CharField(help_text="32 to 64 hexadecimal digits")
+    by = serializers.ChoiceField(
+        choices=["player", "server"],
+        help_text="player: the seat's player gave it; server: the server drew it for them",
+    )
+
+
+class FairDealSerializer(serializers.Serializer[dict[str, Any]]):
+    """How the seed was made (docs/fair-deal.md)."""
+
+    scheme = fields.IntegerField(
+        help_text="1: the server's seed, committed to at the deal (older games); "
+        "2: derived from the server's secret and every seat's contribution"
+    )
+    commitment = fields.CharField(
+        help_text="Scheme 2: SHA-256 of 'rbank-commit/2:' + the server's secret, published "
+        "with the challenge; scheme 1: SHA-256 of 'rbank-deal/1:' + the seed"
+    )
+    contributions = ContributionSerializer(many=True)
+    server_secret = fields.CharField(
+        allow_null=True, help_text="Revealed once the game is over (scheme 2)"
+    )
+    seed = fields.CharField(allow_null=True, help_text="Revealed once the game is over")
+
+
 class GameStateSerializer(GameSummarySerializer):
     """The game as the caller's seat sees it (never a face-down card)."""
 
@@ -84,8 +111,9 @@ class GameStateSerializer(GameSummarySerializer):
         child=fields.CharField(), help_text="The moves of the turn under way"
     )
     ply = fields.IntegerField()
-    seed_hash = fields.CharField()
-    seed = fields.CharField(allow_null=True)
+    seed_hash = fields.CharField(help_text="The commitment (fair_deal.commitment)")
+    seed = fields.CharField(allow_null=True, help_text="The deal's seed, once the game is over")
+    fair_deal = FairDealSerializer()
 
 
 class GameDetailApi(APIView):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 import lib.converters  # noqa: F401  (registers <id:...>)
-from games.api import archive, challenges, games, play, players, review, rules, stream, talk
+from games.api import archive, challenges, games, notes, play, players, review, rules, stream, talk
 
 urlpatterns = [
     path("stream/events/", stream.events, name="api-stream-events"),
@@ -53,6 +53,7 @@ urlpatterns = [
         name="api-game-messages",
     ),
     path("games/<id:game_id>/stop/", play.StopApi.as_view(), name="api-game-stop"),
+    path("games/<id:game_id>/note/", notes.NoteApi.as_view(), name="api-game-note"),
     path(
         "games/<id:game_id>/play-by-mail/",
         games.PlayByMailApi.as_view(),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from games.models import Game
+from games.play.selectors import fair_deal_tags
 from games.play.store import engine_game
 
 
@@ -19,7 +20,9 @@ def ended(moment: datetime) -> str:
 
 def game_text(game: Game) -> str:
     """The finished ``game`` in the notation, its seed and result included (the engine
-    writes them once a game is over). Its seats must be read or prefetched."""
+    writes them once a game is over), and a fair deal's commitment, contributions and
+    secret (docs/fair-deal.md), so that every game of a month can be verified. Its seats
+    must be read or prefetched."""
     assert game.finished_at is not None and game.record is not None, f"game {game.pk} is not over"
     header = [
         ("Game", str(game.pk)),
@@ -27,4 +30,4 @@ def game_text(game: Game) -> str:
         *game.names().items(),
         ("Ended", ended(game.finished_at)),
     ]
-    return engine_game(game).export(header, game.rule_options)
+    return engine_game(game).export(header, game.rule_options, (), fair_deal_tags(game))

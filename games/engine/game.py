@@ -361,20 +361,25 @@ class Game(Playing):
         header: Sequence[tuple[str, str]] = (),
         options: dict[str, Any] | None = None,
         comments: Sequence[tuple[int, str, str]] = (),
+        deal_tags: Sequence[tuple[str, str]] | None = None,
     ) -> str:
         """The game in the notation: tag lines, then one line per turn, then the event
         that ended it (docs/notation.md). ``header``: the first tags (a server's game id,
         rules name, players; by default the preset); ``options``: the options as the
         game was made with them (by default those that differ from the preset);
         ``comments``: what the players wrote, as (record length when written, seat
-        letter, text), each on a line of its own after the turn it followed. The seed
-        appears once the game is over; slips and wrong calls never do."""
+        letter, text), each on a line of its own after the turn it followed;
+        ``deal_tags``: how the seed was made (``fairdeal``), in place of ``SeedHash``.
+        The seed appears once the game is over; slips and wrong calls never do."""
         if self._offset:
-            return self._whole().export(header, options, comments)
+            return self._whole().export(header, options, comments, deal_tags)
         position = self._position
         letters = self.rules.seat_names
         tags = list(header) or [("Rules", self.rules.preset)]
-        tags.append(("SeedHash", seed_commitment(self.seed)))
+        if deal_tags is None:
+            tags.append(("SeedHash", seed_commitment(self.seed)))
+        else:
+            tags.extend(deal_tags)
         options = self.options() if options is None else options
         if options:
             tags.append(("Options", json.dumps(options, sort_keys=True).replace('"', '\\"')))

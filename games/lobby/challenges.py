@@ -39,7 +39,7 @@ from accounts.conduct import (
     refuses_invitations,
 )
 from games.clocks import TimeControl
-from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition, RulesClash
+from games.engine import OPTION_DESCRIPTIONS, PRESETS, BadPosition, RulesClash, fairdeal
 from games.engine.rules import rules_from_document
 from games.feed import events
 from games.lobby import ratings
@@ -47,7 +47,7 @@ from games.lobby.matches import start_match
 from games.lobby.rules_catalog import clash_message
 from games.models import Challenge, ChallengeSeat, Seat, StopMode
 from games.notify.notifications import notify
-from games.play.dealing import announce, start_game
+from games.play.dealing import FairDeal, announce, start_game
 from lib.bounds import Bounds
 from lib.errors import ServiceError
 
@@ -77,11 +77,15 @@ def create_challenge(
     min_rating: int | None = None,
     max_rating: int | None = None,
     public: bool = True,
+    contribution: str | None = None,
 ) -> Challenge:
     """Challenge a player by username, invite an e-mail address, or open a challenge
     (rated or not; an open one may be for players rated from ``min_rating`` to
     ``max_rating`` only). A ``public`` challenge's game may be watched by anyone
-    (docs/spectators.md); a private one's only by its players."""
+    (docs/spectators.md); a private one's only by its players. ``contribution``: the
+    challenger's to the deal (docs/fair-deal.md), drawn by the server when missing;
+    the challenge carries the commitment to the server's secret from now on."""
+    given = _contribution(contribution)
     if sum((bool(opponent), bool(email), is_open)) != 1:
         raise ServiceError(
             400, "BAD_REQUEST", _("give exactly one of: opponent (a username), email, or open")
@@ -150,7 +154,12 @@ def create_challenge(
     _check_welcome(challenger, [p for p in (named, second) if p is not None], email=email)
     with transaction.atomic():
         _check_limits(challenger, invitation=bool(email))
+        secret = fairdeal.new_secret()
         challenge = Challenge(
+            server_secret=secret,
+            commitment=fairdeal.commitment(secret),
+            contribution=given[0],
+            contribution_by=given[1],
             challenger=challenger,
             email=email or "",
             is_open=is_open,
@@ -191,6 +200,41 @@ def create_challenge(
                 # A computer player takes up every challenge at once.
                 challenge = accept_challenge(challenge.pk, player)
     return challenge
+
+
+def _contribution(value: str | None) -> tuple[str, str]:
+    """A player's contribution to the deal, checked, and who drew it: the server draws
+    one for a player who sent none (an e-mail acceptance, a computer, a client that
+    leaves it out) and says so."""
+    if value is None or value == "":
+        return fairdeal.new_contribution(), fairdeal.SERVER
+    try:
+        return fairdeal.clean_contribution(value), fairdeal.PLAYER
+    except fairdeal.BadContribution:
+        raise ServiceError(
+            400,
+            "BAD_CONTRIBUTION",
+            _("a contribution to the deal is 32 to 64 hexadecimal digits (an even number)"),
+        ) from None
+
+
+def fair_deal_of(challenge: Challenge) -> FairDeal | None:
+    """The deal's makings once every seat has contributed: the secret the challenge
+    committed to and the contributions in seat order. None for a challenge made before
+    the fair deal (it has no secret): the game then draws its own."""
+    if not challenge.server_secret:
+        return None
+    seats = sorted(challenge.seats.exclude(letter=""), key=lambda seat: seat.letter)
+    return FairDeal(
+        challenge.server_secret,
+        (
+            fairdeal.Contribution("A", challenge.contribution, challenge.contribution_by),
+            *(
+                fairdeal.Contribution(seat.letter, seat.contribution, seat.contribution_by)
+                for seat in seats
+            ),
+        ),
+    )
 
 
 def _named_player(challenger: User, username: str) -> User:
@@ -318,9 +362,13 @@ def _kept_from(challenge: Challenge, user: User) -> bool:
     return not kept_apart(user).isdisjoint(others)
 
 
-def accept_challenge(challenge_id: int, user: User, *, token: str | None = None) -> Challenge:
+def accept_challenge(
+    challenge_id: int, user: User, *, token: str | None = None, contribution: str | None = None
+) -> Challenge:
     """Accept: the game (or the match's first game) is dealt at once; the challenger is A.
-    A three-player challenge waits for its second acceptance (G3)."""
+    A three-player challenge waits for its second acceptance (G3). ``contribution``:
+    the player's to the deal, drawn by the server when missing (docs/fair-deal.md)."""
+    given = _contribution(contribution)
     with transaction.atomic():
         challenge = _locked(challenge_id)
         _may_answer(challenge, user, token)
@@ -343,7 +391,8 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
         players = [challenge.challenger, *accepted, user]
         seat, _created = ChallengeSeat.objects.get_or_create(challenge=challenge, user=user)
         seat.letter = "ABC"[len(players) - 1]  # seats follow the order of acceptance
-        seat.save(update_fields=["letter"])
+        seat.contribution, seat.contribution_by = given
+        seat.save(update_fields=["letter", "contribution", "contribution_by"])
         challenge.refresh_from_db()
         answered = partial(events.emit, "challenge_answered", players[:-1], challenge=challenge)
         if len(players) < challenge.game_rules().seats:
@@ -359,6 +408,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 clock=challenge.clock(),
                 rated=challenge.rated,
                 public=challenge.public,
+                fair=fair_deal_of(challenge),
             )
             game = match.games.get()
         else:
@@ -370,6 +420,7 @@ def accept_challenge(challenge_id: int, user: User, *, token: str | None = None)
                 clock=challenge.clock(),
                 rated=challenge.rated,
                 public=challenge.public,
+                fair=fair_deal_of(challenge),
             )
         answered(accepted=True, by=user.get_username(), game=game)
         announce(game)

@@ -12,7 +12,7 @@ from games.clocks import TimeControl
 from games.engine import Game as EngineGame
 from games.engine import Match as MatchScore
 from games.models import Game, Match, MatchSeat, StopMode
-from games.play.dealing import announce, start_game
+from games.play.dealing import FairDeal, announce, start_game
 from games.play.happenings import GameEnded
 
 
@@ -25,6 +25,7 @@ def start_match(
     clock: TimeControl | None = None,
     rated: bool = False,
     public: bool = True,
+    fair: FairDeal | None = None,
 ) -> Match:
     """R8.7: a match and its first game; every game of it has the same rules and clock,
     and is as public as the match (``start_game`` reads ``Match.public``)."""
@@ -48,6 +49,7 @@ def start_match(
         rule_options=rule_options,
         stop_mode=stop_mode,
         match=match,
+        fair=fair,
     )
     return match
 

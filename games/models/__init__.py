@@ -25,6 +25,7 @@ from games.models.game import (
 )
 from games.models.leases import Lock, StreamLease
 from games.models.lobby import Challenge, ChallengeSeat, Rating
+from games.models.notes import Note
 from games.models.outbox import OUTBOX_RESEND_AFTER, Notification, outbox_first_sweep
 from games.models.push import PushMessage, PushSubscription
 from games.models.review import GameReview
@@ -45,6 +46,7 @@ __all__ = [
     "Match",
     "MatchSeat",
     "Message",
+    "Note",
     "Notification",
     "PushMessage",
     "PushSubscription",

@@ -228,8 +228,17 @@ class Game(Seated, RulesFields, TimeControlFields):
     )
     #: The deal seed: secret while the game is played, revealed when it ends.
     seed = models.CharField(_("seed"), max_length=64)
-    #: SHA-256 commitment to the seed, shown to both players from the deal on.
+    #: The commitment shown to the players from the deal on (docs/fair-deal.md): in
+    #: scheme 1 the SHA-256 of the seed, in scheme 2 that of the server's secret.
     seed_hash = models.CharField(_("seed hash"), max_length=64)
+    #: How the seed was made (``games.engine.fairdeal``): 1, drawn by the server alone
+    #: (the games dealt before scheme 2); 2, derived from the server's secret and the
+    #: seats' contributions.
+    deal_scheme = models.PositiveSmallIntegerField(_("deal scheme"), default=1)
+    #: Scheme 2: the server's secret (revealed when the game ends) and each seat's
+    #: contribution, in seat order: ``{"seat": "A", "value": "...", "by": "player"}``.
+    server_secret = models.CharField(_("server secret"), max_length=64, blank=True)
+    contributions = models.JSONField(_("contributions"), default=list, blank=True)
     #: While the game is played, the engine's snapshot (``games.engine.Game.snapshot``):
     #: the position, the turns, the counts and the record's encoding so far. It holds
     #: the hidden cards: referee only. None once the game is over (``games.play.store``).

@@ -82,6 +82,13 @@ class Challenge(RulesFields, TimeControlFields):
     game = models.ForeignKey(
         Game, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("game")
     )
+    #: The fair deal (docs/fair-deal.md): the server's secret, drawn and committed to
+    #: when the challenge is made, before any contribution; revealed with the game's end.
+    server_secret = models.CharField(_("server secret"), max_length=64, blank=True)
+    commitment = models.CharField(_("commitment"), max_length=64, blank=True)
+    #: The challenger's contribution (seat A), and who drew it: "player" or "server".
+    contribution = models.CharField(_("contribution"), max_length=64, blank=True)
+    contribution_by = models.CharField(_("contribution drawn by"), max_length=8, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
 
@@ -161,6 +168,9 @@ class ChallengeSeat(models.Model):
     invited = models.BooleanField(_("invited"), default=False)
     #: The seat taken on accepting it ("" until then).
     letter = models.CharField(_("letter"), max_length=1, blank=True)
+    #: The contribution given on accepting it, and who drew it ("player" or "server").
+    contribution = models.CharField(_("contribution"), max_length=64, blank=True)
+    contribution_by = models.CharField(_("contribution drawn by"), max_length=8, blank=True)
 
     class Meta:
         verbose_name = _("challenge seat")

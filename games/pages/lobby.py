@@ -161,6 +161,7 @@ def new_challenge(request: HttpRequest) -> HttpResponse:
             min_rating=data["min_rating"] if not opponent else None,
             max_rating=data["max_rating"] if not opponent else None,
             public=not data["private"],
+            contribution=request.POST.get("contribution"),
         )
     except ServiceError as exc:
         # A refusal is the form again, beside the field it is about; never the refusal's
@@ -206,7 +207,13 @@ def answer_challenge(request: HttpRequest, challenge_id: int, action: str) -> Ht
         "cancel": challenges.cancel_challenge,
     }[action]
     try:
-        challenge = answer(challenge_id, user_of(request))
+        if action == "accept":
+            contribution = request.POST.get("contribution")
+            challenge = challenges.accept_challenge(
+                challenge_id, user_of(request), contribution=contribution
+            )
+        else:
+            challenge = answer(challenge_id, user_of(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")
@@ -244,6 +251,7 @@ def play_computer(request: HttpRequest) -> HttpResponse:
             opponent=BOT_PLAYERS[level][0],
             second_opponent=BOT_PLAYERS[other][0] if three else None,
             rules=preset,
+            contribution=request.POST.get("contribution"),
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
@@ -271,7 +279,9 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         answer = request.POST.get("answer")
         try:
             if answer == "accept":
-                challenge = challenges.accept_challenge(challenge.pk, user, token=token)
+                challenge = challenges.accept_challenge(
+                    challenge.pk, user, token=token, contribution=request.POST.get("contribution")
+                )
                 invitations.forget(request)
                 assert challenge.game_id is not None
                 return redirect("game", game_id=challenge.game_id)

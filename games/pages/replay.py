@@ -7,10 +7,12 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine import Game as EngineGame
-from games.engine import revealed_view, seed_commitment, view
+from games.engine import Position, Rules, card_name, fairdeal, family_of, revealed_view, view
+from games.models import Game
 from games.notify import mail_play
 from games.pages.access import watchable, watched_game
 from games.pages.board import build_board
@@ -94,7 +96,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "previous": previous,
         "finished": finished,
         "names": names,
-        "seed_ok": finished and seed_commitment(game.seed) == game.seed_hash,
+        "seed_ok": finished and deal_check(game).ok,
         "starter": starter,
         # Commands, not words: outside the sentences that name them, never translated.
         "check_command": format_html("printf 'rbank-deal/1:%s' {} | sha256sum", game.seed),
@@ -112,6 +114,78 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         "review_turns": review_turns(review) if review is not None else [],
     }
     return render(request, "games/replay.html", context)
+
+
+def deal_check(game: Game) -> fairdeal.Check:
+    """The server's own check of a finished game's deal (docs/fair-deal.md)."""
+    values = [c["value"] for c in game.contributions]
+    return fairdeal.verify(game.deal_scheme, game.seed_hash, game.seed, game.server_secret, values)
+
+
+def deal_rules(rules: Rules) -> dict[str, Any]:
+    """What ``verify.js`` needs of the rules to shuffle and lay out the cards."""
+    return {
+        "seats": rules.seats,
+        "packs": rules.packs,
+        "jokers": family_of(rules).jokers,
+        "seat_suits": list(rules.seat_suits),
+        "reserve_size": rules.reserve_size,
+        "houses_per_seat": rules.houses_per_seat,
+        "rows": rules.face_down_tableau,
+    }
+
+
+def dealt_cards(start: Position) -> list[dict[str, list[str]]]:
+    """Each seat's cards at the deal as ``verify.js`` compares them: its whole reserve
+    (face down or not, bottom to top), the card dealt to each of its houses, its hand."""
+    hps = start.rules.houses_per_seat
+    return [
+        {
+            "reserve": [card_name(c) for c in start.seats[s].reserve_down + start.seats[s].reserve],
+            "houses": [card_name(h[0]) if h else "" for h in start.houses[s * hps : (s + 1) * hps]],
+            "hand": [card_name(c) for c in start.seats[s].hand],
+        }
+        for s in range(start.rules.seats)
+    ]
+
+
+@watchable
+@require_GET
+def verify(request: HttpRequest, game_id: int) -> HttpResponse:
+    """How the deal was made, and, once the game is over, the check of it: the page's
+    script recomputes the commitment, the seed and the deal in the browser
+    (``verify.js``), from the values shown here and the deal the replay shows."""
+    game, _seat = watched_game(request, game_id)
+    engine = engine_game(game)
+    finished = engine.is_over
+    context: dict[str, Any] = {
+        "game": game,
+        "finished": finished,
+        "fair": selectors.fair_deal(game),
+        "by_server": any(c["by"] == fairdeal.SERVER for c in game.contributions),
+        "words": {
+            "commitment_ok": _("✓ The commitment matches the secret (or the seed)."),
+            "commitment_bad": _("✗ The commitment does not match."),
+            "seed_ok": _("✓ The seed is the keyed hash of the secret and the contributions."),
+            "seed_bad": _("✗ The seed is not the keyed hash of the secret and the contributions."),
+            "deal_ok": _("✓ The deal is the one the seed gives, card by card."),
+            "deal_bad": _("✗ The deal differs from the one the seed gives: %s."),
+            "deal_skipped": _(
+                "The cards of this game (its joker) are checked by the command, not here."
+            ),
+            "no_crypto": _("This browser has no WebCrypto: use the command below."),
+        },
+    }
+    if finished:
+        rules = engine.rules
+        start = engine.position_at(0)
+        context["check"] = {
+            **context["fair"],
+            "values": [c["value"] for c in game.contributions],
+            "rules": deal_rules(rules),
+            "deal": dealt_cards(start),
+        }
+    return render(request, "games/verify.html", context)
 
 
 def _recent_log(engine: EngineGame) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Report
-from games import talk
+from games import notes, talk
 from games.api.stream import holds_streams
 from games.lobby import ratings
 from games.models import Game, Message
@@ -236,6 +236,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     poll.remember(request, game)
     context = _game_context(game, seat)
     context["occasion"] = occasion_of(game)
+    context["note"] = notes.note_text(game, request.user)
     # Served on ASGI, the page follows the player's event stream, which says the player
     # is looking at this game while it is open (games.play.presence); else it polls.
     context["stream_url"] = (
@@ -459,6 +460,24 @@ def stop(request: HttpRequest, game_id: int) -> HttpResponse:
     except ServiceError as exc:
         error = exc
     return _after_action(request, game_id, error, done)
+
+
+@login_required
+@require_POST
+def write_note(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Keep the player's private note at the game (docs/notes.md). A refused note is
+    the page again with the text as typed, beside the refusal."""
+    game, seat = player_game(request, game_id)
+    text = request.POST.get("note", "")
+    try:
+        kept = notes.write_note(game_id=game.pk, user=user_of(request), text=text)
+    except ServiceError as exc:
+        context = _game_context(game, seat)
+        context.update(occasion=occasion_of(game), note=text[: 2 * notes.MAX_LENGTH])
+        context["note_error"] = exc.message
+        return render(request, "games/game.html", context, status=exc.status)
+    messages.success(request, _("Note saved.") if kept else _("Note deleted."))
+    return redirect(reverse("game", args=[game.pk]) + "#note")
 
 
 @login_required

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from games.engine import Game as EngineGame
 from games.engine import review
 from games.models import SEATS, Game, GameReview
+from games.notes import note_text
 from games.play.store import engine_game
 from games.talk import messages_for
 from lib.errors import ServiceError
@@ -75,7 +76,39 @@ def game_state(game: Game, seat: int | None, engine: EngineGame | None = None) -
         "ply": engine.entry_count,
         "seed_hash": game.seed_hash,
         "seed": game.seed if finished else None,
+        "fair_deal": fair_deal(game),
     }
+
+
+def fair_deal(game: Game) -> dict[str, Any]:
+    """How the game's seed was made (docs/fair-deal.md), as anyone who may see the game
+    may know it: the scheme, the commitment, the contributions (none predicts the deal
+    without the secret), and the server's secret and the seed once the game is over."""
+    over = game.status != Game.Status.PLAYING
+    return {
+        "scheme": game.deal_scheme,
+        "commitment": game.seed_hash,
+        "contributions": list(game.contributions),
+        "server_secret": (game.server_secret or None) if over else None,
+        "seed": game.seed if over else None,
+    }
+
+
+def fair_deal_tags(game: Game) -> list[tuple[str, str]] | None:
+    """The export's tags for a scheme 2 deal (docs/notation.md): the scheme, the
+    commitment, the contributions and, once the game is over, the secret. None for a
+    scheme 1 game: the engine writes its ``SeedHash``."""
+    if game.deal_scheme == 1:
+        return None
+    given = " ".join(f"{c['seat']}={c['value']}:{c['by']}" for c in game.contributions)
+    tags = [
+        ("DealScheme", str(game.deal_scheme)),
+        ("Commitment", game.seed_hash),
+        ("Contributions", given),
+    ]
+    if game.status != Game.Status.PLAYING:
+        tags.append(("Secret", game.server_secret))
+    return tags
 
 
 def last_turn(engine: EngineGame) -> dict[str, Any]:
@@ -171,12 +204,16 @@ def export_game(
     an export never lets anyone deal the hidden cards of a game in play. A finished
     game's review, once ready, adds its notes as comments of its own (docs/review.md)."""
     header = [("Game", str(game.pk)), ("Rules", game.rules), *game.names().items()]
+    note = note_text(game, reader) if seat is not None else ""
+    if note:  # the reader's own private note: theirs alone (docs/notes.md)
+        escaped = note.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        header.append(("Note", escaped))
     comments = [(m.ply, m.seat, m.text) for m in messages_for(game, reader, seat)]
     if game.status != Game.Status.PLAYING:
         found = GameReview.objects.filter(game=game, format=review.FORMAT).first()
         if found is not None:
             comments += review.export_comments(found.document)
-    return engine_game(game).export(header, game.rule_options, comments)
+    return engine_game(game).export(header, game.rule_options, comments, fair_deal_tags(game))
 
 
 def game_record(game: Game) -> dict[str, Any]:
@@ -192,6 +229,8 @@ def game_record(game: Game) -> dict[str, Any]:
     return {
         "id": game.pk,
         **record,
+        "seed_hash": game.seed_hash,
+        "fair_deal": fair_deal(game),
         "rules": game.rules,
         "rule_options": game.rule_options,
         "players": game.names(),

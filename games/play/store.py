@@ -31,8 +31,12 @@ _FINISHED_KEPT: Final = 64
 
 
 def seed_of(game: Game) -> int | str:
-    """The seed as the engine takes it: a number (a shorter encoding) when it is one."""
-    return int(game.seed) if game.seed.isdigit() else game.seed
+    """The seed as the engine takes it: a scheme 1 seed that is a number as one (a
+    shorter encoding); a scheme 2 seed always as its hex text, which a leading zero
+    would not survive as a number."""
+    if game.deal_scheme == 1 and game.seed.isdigit():
+        return int(game.seed)
+    return game.seed
 
 
 def stop_mode_of(game: Game) -> str:

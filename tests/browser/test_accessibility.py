@@ -18,6 +18,8 @@ from competitions.models import Competition
 from competitions.services.entering import Terms, create_competition, enter
 from games.archive import months
 from games.models import Game
+from games.play.dealing import start_game
+from games.play.services import resign
 from tests.review_scenes import reviewed_game
 from tests.service.archive import finished
 from tests.service.conftest import play_turn
@@ -43,6 +45,11 @@ def signed_in_pages(game: Game) -> list[str]:
         "/",
         f"/games/{game.pk}/",
         f"/games/{game.pk}/replay/",
+        f"/games/{game.pk}/verify/",
+        *(
+            f"/games/{pk}/verify/"
+            for pk in Game.objects.exclude(status="playing").values_list("pk", flat=True)[:1]
+        ),
         "/rules/",
         "/account/",
         "/watch/",
@@ -78,6 +85,8 @@ def test_every_page_passes_axe(
     months.write_closed_months(datetime(2026, 11, 2, tzinfo=UTC))
     # A round robin of alice's under way: its standings, crosstable and pairings.
     cup = create_competition(bob, Terms(name="Club cup", format="round_robin", max_players=2))
+    over = start_game(alice, bob)  # a finished game's verify page, its check run
+    resign(game_id=over.pk, user=bob)
     enter(cup.pk, alice)
     enter(cup.pk, bob)
     # A finished game's replay with its review (a marker on each turn it notes).

@@ -29,6 +29,7 @@ from games.models import (
     Challenge,
     Game,
     Lock,
+    Note,
     Notification,
     PushMessage,
     PushSubscription,
@@ -50,7 +51,8 @@ pytestmark = pytest.mark.django_db
 
 #: Django's own plumbing, and allauth's confirmations, which are signed links, not rows
 #: (ACCOUNT_EMAIL_CONFIRMATION_HMAC): nothing support staff look for.
-NOT_IN_THE_ADMIN = {LogEntry, Permission, ContentType, Session}
+#: A private note is its writer's alone (docs/notes.md): support staff do not read it.
+NOT_IN_THE_ADMIN = {LogEntry, Permission, ContentType, Session, Note}
 NOT_IN_THE_ADMIN_LABELS = {"account.EmailConfirmation"}
 
 
@@ -189,6 +191,7 @@ def test_it_hides_a_played_games_seed_and_state_from_everyone_until_it_ends(
     client = browser(superuser)
     page = shown(client, everything)
     assert everything.seed not in page and "field-state" not in page
+    assert everything.server_secret not in page and "field-server_secret" not in page
     assert "field-record_entries" not in page
     assert everything.seed_hash in page  # the commitment is public
     assert "field-export" in page  # what the players may read
@@ -197,6 +200,7 @@ def test_it_hides_a_played_games_seed_and_state_from_everyone_until_it_ends(
     everything.refresh_from_db()
     page = shown(client, everything)
     assert everything.seed in page and "field-record_entries" in page
+    assert everything.server_secret in page
 
 
 def test_it_hides_a_classic_games_slips_until_it_ends(
@@ -218,7 +222,9 @@ def test_it_hides_a_classic_games_slips_until_it_ends(
     [
         (Game, "seed__startswith"),
         (Game, "state__contains"),
+        (Game, "server_secret__startswith"),
         (Challenge, "token__startswith"),
+        (Challenge, "server_secret__startswith"),
     ],
 )
 def test_it_refuses_to_filter_a_list_by_a_secret(
@@ -228,6 +234,13 @@ def test_it_refuses_to_filter_a_list_by_a_secret(
     seed of a game in play one character at a time."""
     answer = browser(superuser).get(url(model, "changelist"), {lookup: "4"})
     assert answer.status_code == 400
+
+
+def test_a_challenge_s_server_secret_is_shown_to_nobody(superuser: User, everything: Game) -> None:
+    challenge = Challenge.objects.get()
+    page = browser(superuser).get(url(Challenge, "change", challenge.pk)).content.decode()
+    assert challenge.server_secret and challenge.server_secret not in page
+    assert challenge.commitment in page  # the commitment is public
 
 
 def test_it_finds_a_game_by_id_or_player_and_a_failed_e_mail_by_address(

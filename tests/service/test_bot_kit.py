@@ -62,6 +62,8 @@ def test_the_example_bot_plays_a_whole_game(web: Web, alice: User) -> None:
     # Played out by the rules: nobody resigned or ran out of time.
     assert game.ending in (BY_CARDS, BY_STALEMATE, BY_TURN_LIMIT), game.ending
     assert f"game {game.pk} over" in out
+    # It took the challenge up with a contribution of its own (docs/fair-deal.md).
+    assert [c["by"] for c in game.contributions] == ["server", "player"]
 
 
 def test_the_example_bot_stops_once_its_token_is_revoked(web: Web, alice: User) -> None:

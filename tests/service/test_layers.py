@@ -97,6 +97,7 @@ ROOMS = (
     "games.models",
     "games.words",
     "games.talk",
+    "games.notes",
     "games.play",
     "games.feed",
     "games.notify",
@@ -195,6 +196,6 @@ def test_competitions_are_built_on_top_and_only_the_wiring_imports_them() -> Non
     }
 
 
-def test_selectors_read_only_models_stored_games_messages_and_the_engine() -> None:
-    allowed = {"games.models", "games.play.store", "games.talk", "lib.errors"}
+def test_selectors_read_only_models_stored_games_messages_notes_and_the_engine() -> None:
+    allowed = {"games.models", "games.play.store", "games.talk", "games.notes", "lib.errors"}
     assert {t for t in GRAPH["games.play.selectors"] if not t.startswith("games.engine")} <= allowed

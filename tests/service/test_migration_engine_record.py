@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games.engine import deal, to_document
+from games.engine import deal, seed_commitment, to_document
 from games.models import Game
 from games.play.store import engine_game
 
@@ -43,7 +43,7 @@ def old_game(apps: Any, users: list[Any], seed: int, turns: int, end: str = "") 
         player_a=users[0],
         player_b=users[1],
         seed=str(seed),
-        seed_hash="-",
+        seed_hash=seed_commitment(seed),  # as the service stored it: verify_games checks it
         position=to_document(position),
         status=position.status,
         to_move="AB"[position.to_move],

@@ -4,8 +4,10 @@
 
 A game in play is replayed from the encoding its snapshot holds and must reach the
 snapshot's position; a finished game's record must decode (its checks pass) to the
-status, score and winner the row lists. Exits non-zero when a game differs: the
-record is the truth, everything else a copy of it.
+status, score and winner the row lists; and every game's seed must be the record's and
+match its commitment (docs/fair-deal.md: scheme 1's hash of the seed, scheme 2's of the
+server's secret with the seed derived from it and the contributions). Exits non-zero
+when a game differs: the record is the truth, everything else a copy of it.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import Game as EngineGame
-from games.engine import RulesError
+from games.engine import RulesError, fairdeal
 from games.models import Game
 from games.play.store import engine_game
 
@@ -29,6 +31,10 @@ def differs(game: Game) -> str | None:
         return f"the record does not replay: {exc.message}"
     if replayed.position != stored.position:
         return "the snapshot differs from the replayed record"
+    values = [c["value"] for c in game.contributions]
+    made = fairdeal.verify(game.deal_scheme, game.seed_hash, game.seed, game.server_secret, values)
+    if not made.ok or str(stored.seed) != game.seed:
+        return "the seed does not match its commitment or the record"
     letters = replayed.rules.seat_names
     score = None if replayed.score is None else dict(zip(letters, replayed.score, strict=True))
     winner = "" if replayed.winner is None else letters[replayed.winner]

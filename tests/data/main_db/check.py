@@ -29,6 +29,11 @@ def main(database: Path) -> None:
     call_command("migrate", verbosity=0)
     counts = tally()
     call_command("verify_games")  # raises CommandError when a game differs
+    # Dealt before the fair deal: each keeps its seed's commitment, and it verifies.
+    from games.engine import fairdeal
+
+    for old in Game.objects.all():
+        assert old.deal_scheme == 1 and fairdeal.verify(1, old.seed_hash, old.seed).ok, old.pk
     game = Game.objects.get(status="playing")
     engine = engine_game(game)
     seat = engine.to_move
