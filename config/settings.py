@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.PlayerTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A view that found no free database connection: 503, not 500, with DEBUG on too.
+    "lib.api_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

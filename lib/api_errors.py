@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -19,6 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
 from lib.errors import ServiceError
+
+logger = logging.getLogger(__name__)
 
 _CODES = {
     status.HTTP_400_BAD_REQUEST: "BAD_REQUEST",
@@ -141,6 +145,19 @@ def server_error(request: HttpRequest) -> HttpResponse:
             status=500,
         )
     return defaults.server_error(request)
+
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """A view that found the database out of reach answers 503 with Retry-After, with
+    DEBUG on too: Django then answers an uncaught error with its debug page, a 500,
+    without calling ``server_error`` (what a cluster under load with ``make cluster``'s
+    DEBUG answered when its pool had no free connection, docs/scaling.md)."""
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, OperationalError):
+            return None
+        logger.warning("database out of reach: %s %s: %s", request.method, request.path, exception)
+        return _unavailable(request)
 
 
 def _unavailable(request: HttpRequest) -> HttpResponse:

@@ -55,11 +55,15 @@ def test_it_serves_fifty_clients_with_no_5xx_and_bounded_connections(tmp_path: P
         assert max(figures.connections) - ours <= WORKERS * POOL, (ours, figures.connections)
 
 
-def test_it_answers_503_with_retry_after_when_no_connection_is_free(tmp_path: Path) -> None:
+@pytest.mark.parametrize("debug", ["0", "1"], ids=["production", "debug"])
+def test_it_answers_503_with_retry_after_when_no_connection_is_free(
+    tmp_path: Path, debug: str
+) -> None:
     """The pool's only connection is held by a move waiting for the game's row lock
     (this test holds it): a request that finds no free connection within
     DB_POOL_TIMEOUT is told to come back (503, Retry-After), not 500; the move is
-    played once the lock is let go."""
+    played once the lock is let go. With DEBUG on too (make run, make cluster): Django
+    then answers an uncaught error with its debug page, a 500, not the 500 handler."""
     if connection.vendor != "postgresql":
         pytest.skip("the connection pool is PostgreSQL's (SQLite has none)")
     (player,) = make_players(1)
@@ -70,6 +74,7 @@ def test_it_answers_503_with_retry_after_when_no_connection_is_free(tmp_path: Pa
         "DB_POOL_TIMEOUT": "0.5",
         "RBANK_VAR_DIR": str(tmp_path),
         "STREAM_CHANNEL": settings.STREAM_CHANNEL,
+        "DEBUG": debug,
     }
     game = Game.objects.get(pk=player.game_id)
     seat = game.to_move
