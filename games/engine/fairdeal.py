@@ -30,7 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .cards import card_name
 from .deal import seed_commitment
+from .position import Position
 
 #: The schemes: 1, the server's seed alone; 2, the secret and the contributions.
 SEED_ONLY: Final = 1
@@ -139,3 +141,21 @@ def verify(
             (f"seed = {derived}", derived == seed),
         )
     )
+
+
+def dealt_cards(start: Position) -> list[dict[str, list[str]]]:
+    """Each seat's cards at the deal, as the verify page compares them with the deal it
+    makes itself (``verify.js``): its whole reserve (face down or not, bottom to top),
+    the card dealt to each of its houses, its hand. Only for a deal already revealed."""
+    per_seat = start.rules.houses_per_seat
+    return [
+        {
+            "reserve": [card_name(c) for c in piles.reserve_down + piles.reserve],
+            "houses": [
+                card_name(house[0]) if house else ""
+                for house in start.houses[s * per_seat : (s + 1) * per_seat]
+            ],
+            "hand": [card_name(c) for c in piles.hand],
+        }
+        for s, piles in enumerate(start.seats)
+    ]

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games.engine import Game as EngineGame
-from games.engine import Position, Rules, card_name, fairdeal, family_of, revealed_view, view
+from games.engine import Rules, fairdeal, family_of, revealed_view, view
 from games.models import Game
 from games.notify import mail_play
 from games.pages.access import watchable, watched_game
@@ -135,20 +135,6 @@ def deal_rules(rules: Rules) -> dict[str, Any]:
     }
 
 
-def dealt_cards(start: Position) -> list[dict[str, list[str]]]:
-    """Each seat's cards at the deal as ``verify.js`` compares them: its whole reserve
-    (face down or not, bottom to top), the card dealt to each of its houses, its hand."""
-    hps = start.rules.houses_per_seat
-    return [
-        {
-            "reserve": [card_name(c) for c in start.seats[s].reserve_down + start.seats[s].reserve],
-            "houses": [card_name(h[0]) if h else "" for h in start.houses[s * hps : (s + 1) * hps]],
-            "hand": [card_name(c) for c in start.seats[s].hand],
-        }
-        for s in range(start.rules.seats)
-    ]
-
-
 @watchable
 @require_GET
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -183,7 +169,7 @@ def verify(request: HttpRequest, game_id: int) -> HttpResponse:
             **context["fair"],
             "values": [c["value"] for c in game.contributions],
             "rules": deal_rules(rules),
-            "deal": dealt_cards(start),
+            "deal": fairdeal.dealt_cards(start),
         }
     return render(request, "games/verify.html", context)
 

@@ -12,9 +12,10 @@ from playwright.sync_api import Page, expect
 
 from games.engine import PRESETS, card_name, deal, fairdeal, family_of
 from games.engine.deal import seat_cards
+from games.engine.fairdeal import dealt_cards
 from games.engine.shuffle import SeedStream
 from games.models import Game
-from games.pages.replay import deal_rules, dealt_cards
+from games.pages.replay import deal_rules
 from games.play.dealing import start_game
 from games.play.services import resign
 

@@ -122,21 +122,23 @@ def test_reviews_have_a_queue_of_their_own_and_a_worker_for_it() -> None:
 
 @pytest.fixture
 def worker(settings: Any) -> Iterator[str]:
-    """A real worker taking this test process's review queue (parallel test processes
-    share the broker, not the database)."""
+    """A real worker taking this test process's queue (parallel test processes share
+    the broker, not the database). The tests' settings route no task (a review goes to
+    the default queue), and the default queue is read at each send, where the routes
+    are read once per process: so this test's queue is made the default one."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.task_always_eager = False
     make_broker_folders()
     queue = f"tests-review-{os.getpid()}"
-    routes = app.conf.task_routes
-    app.conf.task_routes = {REVIEW_GAME: {"queue": queue}}
+    default_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = queue
     try:
         with start_worker(
             app, pool="solo", perform_ping_check=False, shutdown_timeout=30, queues=[queue]
         ):
             yield queue
     finally:
-        app.conf.task_routes = routes
+        app.conf.task_default_queue = default_queue
         app.conf.task_always_eager = True
 
 
