@@ -19,7 +19,7 @@ from .moves import Move, parse_move
 from .rules import PRESETS, Rules
 
 if TYPE_CHECKING:
-    from .tables import MaskTable, MoveTable
+    from .tables import LoadRows, MaskTable, MoveTable
 
 #: The plain generator's houses: each house's top face (0 when empty), for each key
 #: the houses whose top has it, and the spaces, as bits (``tables.MaskTable``).
@@ -132,6 +132,10 @@ class Board:
     _masks: ClassVar[MaskTable | None] = None
     _house_fits: ClassVar[tuple[tuple[Face, ...], ...]]
     _load_fits: ClassVar[tuple[tuple[Face, ...], ...]]
+    #: The plain generator's loads (face -> move rows) by the opponent's reserve and
+    #: waste tops: the same tops give the same loads (one dict per composed class, at
+    #: most 64 x 64 entries).
+    _load_cache: ClassVar[dict[tuple[Face, Face], dict[Face, LoadRows]]]
 
     __slots__ = (
         "_fmask",

@@ -196,7 +196,7 @@ class Work:
 
 #: Turns a play-out plays: the rest of the strong player's, the next seat's, and the one
 #: after (its own again, with two seats). Two until the engine's plain generator paid
-#: for the third: 77.5% against medium over 200 mirrored games, where two won 65.0%
+#: for the third: 77.75% against medium over 400 mirrored games, where two won 65.0% (of 200)
 #: (README, "The event stream and bots").
 PLAYOUT_TURNS: Final = 3
 

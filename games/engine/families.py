@@ -158,8 +158,9 @@ def position_class(rules: Rules) -> type[Position]:
     options = [cls for applies, cls in OPTION_CLASSES if applies(rules)]
     name = "+".join([family.position.__name__, *(cls.__name__ for cls in options)])
     house_fits = house_fits_table(rules.houses_same_suit, family.both_ways, family.wrap_ranks)
-    # A class whose generation no hook changes lists its moves by target sets.
-    plain = not options and family.position is Position and not family.jokers
+    # A class whose generation no hook changes lists its moves by target sets (two
+    # seats: a third one's twelve houses are past what a mask table holds anyway).
+    plain = rules.seats == 2 and not options and family.position is Position and not family.jokers
     masks = mask_table(rules.foundations, rules.houses, rules.seats, house_fits) if plain else None
     attributes: dict[str, object] = {
         "__slots__": (),
@@ -168,6 +169,7 @@ def position_class(rules: Rules) -> type[Position]:
         "_masks": masks,
         "_house_fits": house_fits,
         "_load_fits": load_fits_table(family.wrap_ranks),
+        "_load_cache": {},
     }
     if masks is not None:
         attributes["legal_moves"] = Position.plain_legal_moves

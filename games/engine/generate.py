@@ -20,7 +20,7 @@ from .moves import (
     TURN_MOVE,
     Move,
 )
-from .tables import LoadRows
+from .tables import LoadRows, MaskTable
 
 _ACES = tuple(make_card(ACE, suit) for suit in range(4))
 
@@ -147,16 +147,19 @@ class Generator(Board):
         state = self._houses_state
         self._houses_state = None
         if state is None:  # made afresh: each house's top, the houses each key takes
-            tops = [pile[-1] & FACE_MASK if pile else 0 for pile in self.houses]
             key = masks.key
             where = [0] * masks.keys
+            tops: list[Face] = []
             spaces = 0
             bit = 1
-            for top in tops:
-                if top:
+            for pile in self.houses:
+                if pile:
+                    top = pile[-1] & FACE_MASK
                     where[key[top]] |= bit
+                    tops.append(top)
                 else:
                     spaces |= bit
+                    tops.append(0)
                 bit <<= 1
             state = tops, where, spaces
         else:
@@ -170,28 +173,27 @@ class Generator(Board):
             self._legal = tuple(fmoves)
             return fmoves[:]
         self._houses_next = state
-        # R5.4: the faces each opponent's reserve and waste take, and the moves there.
-        load_fits = self._load_fits
-        loads: dict[Face, LoadRows] = {}
-        n = len(seats)
-        for distance, to_reserve, to_waste in masks.loads:
-            opp = seats[(mover + distance) % n]
-            if opp.reserve:
-                for face in load_fits[opp.reserve[-1] & FACE_MASK]:
-                    loads[face] = loads.get(face, ()) + to_reserve
-            if opp.waste:
-                for face in load_fits[opp.waste[-1] & FACE_MASK]:
-                    loads[face] = loads.get(face, ()) + to_waste
+        # R5.4: the faces the opponent's reserve and waste take, and the moves there,
+        # made once for each pair of their tops (a plain class has two seats).
+        opp = seats[1 - mover]
+        load_key = (
+            opp.reserve[-1] & FACE_MASK if opp.reserve else 0,
+            opp.waste[-1] & FACE_MASK if opp.waste else 0,
+        )
+        loads = self._load_cache.get(load_key)
+        if loads is None:
+            loads = self._load_cache[load_key] = self._plain_loads(masks, mover)
         need = masks.need
         to_house = masks.to_house
         moves: list[Move] = []
         for src, face in enumerate([rf, tf, *tops]):
             if face:
+                row = to_house[src]
                 targets = where[need[face]]
                 if targets:
-                    moves += to_house[src][targets]
+                    moves += row[targets]
                 if spaces:
-                    moves += to_house[src][spaces]
+                    moves += row[spaces]
                 if face in loads:
                     for rows, distance in loads[face]:
                         moves.append(rows[src][distance])
@@ -204,6 +206,21 @@ class Generator(Board):
             moves.append(END_MOVE)
         self._legal = tuple(moves)
         return moves
+
+    def _plain_loads(self, masks: MaskTable, mover: int) -> dict[Face, LoadRows]:
+        """Face -> the rows of its moves onto the opponents' reserves and wastes (R5.4)."""
+        load_fits = self._load_fits
+        seats = self.seats
+        loads: dict[Face, LoadRows] = {}
+        for distance, to_reserve, to_waste in masks.loads:
+            opp = seats[(mover + distance) % len(seats)]
+            if opp.reserve:
+                for face in load_fits[opp.reserve[-1] & FACE_MASK]:
+                    loads[face] = loads.get(face, ()) + to_reserve
+            if opp.waste:
+                for face in load_fits[opp.waste[-1] & FACE_MASK]:
+                    loads[face] = loads.get(face, ()) + to_waste
+        return loads
 
     def _foundation_only(self, foundation: list[Move]) -> list[Move]:
         """Hook: the legal moves while a foundation move is open (P1, P2)."""

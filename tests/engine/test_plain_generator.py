@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from games.engine import PRESETS, Position, Rules, deal
+from games.engine import PLAYING, PRESETS, Position, Rules, deal
+from games.engine.cards import FACE_MASK
 from games.engine.families import position_class
 from games.engine.generate import Generator
 
@@ -55,3 +56,27 @@ def test_the_plain_generator_stops_at_the_cap() -> None:
         moves = position.legal_moves()
         assert Generator.legal_moves(position.copy()) == moves
         position.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize("preset", PLAIN)
+def test_the_loads_kept_by_the_opponents_tops_are_those_made_afresh(preset: str) -> None:
+    """R5.4 by the opponent's reserve and waste tops (``_load_cache``): each kept entry is
+    what the position's own tops make, and a game meets far fewer pairs than the bound."""
+    rng = random.Random(7)
+    position = deal(rng.getrandbits(64), PRESETS[preset])
+    cls = type(position)
+    masks = cls._masks
+    assert masks is not None
+    while not position.is_over:
+        moves = position.legal_moves()
+        opp = position.seats[1 - position.to_move]
+        key = tuple(pile[-1] & FACE_MASK if pile else 0 for pile in (opp.reserve, opp.waste))
+        if position.status == PLAYING and key in cls._load_cache:
+            assert cls._load_cache[key] == position._plain_loads(masks, position.to_move)
+        position.push(rng.choice(moves))
+    assert 0 < len(cls._load_cache) <= 64 * 64
+
+
+def test_three_seats_keep_the_generic_generator() -> None:
+    """A plain class has two seats: a third one's twelve houses are past a mask table."""
+    assert position_class(Rules(seats=3))._masks is None
