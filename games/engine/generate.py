@@ -164,7 +164,13 @@ class Generator(Board):
             state = tops, where, spaces
         else:
             tops, where, spaces = state
-        if fmask[tf] or any(map(fmask.__getitem__, tops)):  # P2: foundation moves only
+        p2 = fmask[tf]  # P2: a card of the turned one or a house top goes on a foundation
+        if not p2:
+            for top in tops:  # a loop: cheaper than any(map(...)) over eight houses
+                if fmask[top]:
+                    p2 = 1
+                    break
+        if p2:  # P2: foundation moves only
             fmoves = list(to_foundation[1][fmask[tf]])
             for src, top in enumerate(tops, 2):
                 fmoves += to_foundation[src][fmask[top]]
