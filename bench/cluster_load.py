@@ -26,7 +26,14 @@ by its client from send to the whole answer read:
 3. A burst of e-mail replies: ``--burst`` players who play by mail reply with a whole
    turn at the same moment, each over an SMTP connection of its own, to the cluster's
    receiver; timed from the end of each reply's SMTP DATA to its answer's arrival here.
-4. Throughput as web processes are added (``--scale``, e.g. 1,2,4): ``--clients`` * 2
+4. A tournament round starting: ``--tournament`` players entered in a Swiss, each
+   holding an event stream; its maker starts it through the proxy (``POST
+   .../competitions/{id}/start/``), which deals every game of the first round in that
+   request. Timed: the start request, and for each player, from the start's send to
+   the ``game_started`` event of their game on their stream. Checked: every player has
+   exactly one game of the round, each event came once, no 5xx, and every e-mail of
+   the start arrived once.
+5. Throughput as web processes are added (``--scale``, e.g. 1,2,4): ``--clients`` * 2
    clients making moves for ``--figure-seconds`` on a cluster of each size.
 
 The clients and the cluster share this machine's cores (and, here, other people's
@@ -76,22 +83,27 @@ from accounts.models import ApiToken  # noqa: E402
 from accounts.services import update_profile  # noqa: E402
 from bench.harness import ROOT, database, median_ms, percentile_ms, test_database  # noqa: E402
 from bench.inbound import Inbox, new_game, offer, plan_turn  # noqa: E402
+from competitions.models import Competition  # noqa: E402
+from competitions.services.entering import Terms, create_competition, enter  # noqa: E402
 from games.models import Event, Game, Notification  # noqa: E402
 from tests.service.mailbox import reply  # noqa: E402
 
 
 class CountingInbox(Inbox):
-    """The SMTP server every e-mail of the cluster goes to: also each one's Message-ID."""
+    """The SMTP server every e-mail of the cluster goes to: also each one's Message-ID
+    and recipient."""
 
     def __init__(self) -> None:
         super().__init__()
         self.message_ids: list[str] = []
+        self.recipients: list[str] = []
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw = envelope.content if isinstance(envelope.content, bytes) else b""
         message = message_from_bytes(raw, policy=policy.default)
         with self.changed:
             self.message_ids.append(str(message["Message-ID"]).strip())
+            self.recipients.append(",".join(envelope.rcpt_tos))
         return await super().handle_DATA(server, session, envelope)
 
 
@@ -423,6 +435,99 @@ def mail_burst(inbox: CountingInbox, port: int, games: list[Game]) -> list[float
     return [inbox.answers[i] - at for i, at in sent.items()]
 
 
+# 4: a tournament round starting.
+
+
+@dataclass
+class RoundStart:
+    status: int = 0
+    request: float = 0.0  # the start request's time
+    dealt: dict[int, list[float]] = field(default_factory=dict)  # user -> game_started times
+    broken: list[str] = field(default_factory=list)
+
+
+def tournament(players: int) -> tuple[int, Seat, list[Seat]]:
+    """A Swiss of ``players`` new players, all entered: its id, its maker's seat and
+    every player's (game 0: none yet)."""
+    users = [User.objects.create_user(f"t{i}", f"t{i}@example.com", "x") for i in range(players)]
+    # One place more than players: a full competition would start at the last entry.
+    terms = Terms(name="The load cup", max_players=players + 1, min_players=2, rounds=3)
+    competition = create_competition(users[0], terms)
+    for user in users:
+        enter(competition.pk, user)
+    seats = [Seat(0, user.pk, ApiToken.issue(user, "load")[1]) for user in users]
+    return competition.pk, seats[0], seats
+
+
+async def round_start(port: int, competition_id: int, maker: Seat, seats: list[Seat]) -> RoundStart:
+    """Every player's stream open, then the maker starts the competition; each player's
+    ``game_started`` waited for (60 s at most)."""
+    r = RoundStart()
+    base = f"http://127.0.0.1:{port}"
+    timeout = aiohttp.ClientTimeout(total=None, sock_read=None, sock_connect=30)
+    opened: set[int] = set()
+    sent_at = [0.0]
+
+    async def listen(session: aiohttp.ClientSession, seat: Seat) -> None:
+        headers = {"Authorization": f"Token {seat.token}", "Accept": "application/x-ndjson"}
+        try:
+            async with session.get(f"{base}/api/v1/stream/events/", headers=headers) as response:
+                if response.status != 200:
+                    r.broken.append(f"stream: {response.status}")
+                    return
+                opened.add(seat.user_id)
+                while True:
+                    line = await response.content.readline()
+                    if not line:
+                        return
+                    if line.strip() and json.loads(line)["kind"] == "game_started":
+                        got = time.perf_counter() - sent_at[0]
+                        r.dealt.setdefault(seat.user_id, []).append(got)
+        except aiohttp.ClientError as exc:
+            r.broken.append(f"stream: {exc!r}")
+
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
+        streams = [asyncio.create_task(listen(session, seat)) for seat in seats]
+        deadline = time.monotonic() + 60
+        while len(opened) + len(r.broken) < len(seats) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        headers = {"Authorization": f"Token {maker.token}"}
+        sent_at[0] = time.perf_counter()
+        url = f"{base}/api/v1/competitions/{competition_id}/start/"
+        async with session.post(url, headers=headers) as response:
+            await response.read()
+            r.status, r.request = response.status, time.perf_counter() - sent_at[0]
+        deadline = time.monotonic() + 60
+        while len(r.dealt) < len(seats) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1)  # an event sent twice would come now
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+    return r
+
+
+def games_of_the_round(competition_id: int, seats: list[Seat]) -> int:
+    """How many players have other than exactly one game in the competition's round."""
+    competition = Competition.objects.get(pk=competition_id)
+    games = Game.objects.filter(pairing__round__competition=competition)
+    count: dict[int, int] = {}
+    for user_id in games.values_list("seats__user_id", flat=True):
+        count[user_id] = count.get(user_id, 0) + 1
+    return sum(1 for seat in seats if count.get(seat.user_id, 0) != 1)
+
+
+def mail_to(inbox: CountingInbox, addresses: list[str]) -> tuple[int, list[str]]:
+    """The e-mails to ``addresses`` the outbox marks sent, and the Message-IDs of those
+    that arrived."""
+    sent = Notification.objects.filter(status="sent", email__in=addresses).count()
+    wanted = set(addresses)
+    with inbox.changed:
+        pairs = list(zip(inbox.message_ids, inbox.recipients, strict=True))
+    return sent, [mid for mid, to in pairs if to in wanted]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, default=400, help="players of the community")
@@ -433,6 +538,7 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--figure-seconds", type=float, default=10)
     parser.add_argument("--burst", type=int, default=100)
+    parser.add_argument("--tournament", type=int, default=200, help="players of the round start")
     parser.add_argument("--scale", default="1,2,4", help="web processes to compare ('': none)")
     parser.add_argument("--port", type=int, default=9100, help="nginx's; the web's follow it")
     parser.add_argument("--debug", action="store_true", help="the cluster with DEBUG on")
@@ -460,6 +566,7 @@ def main() -> None:
                     update_profile(user, {"play_by_mail": True})
                 mailers.append(new_game((a, b), seed=9000 + i))
             seats = [seat for pair in pairs for seat in pair]
+            cup, maker, entrants = tournament(args.tournament)
             plies = dict(
                 Game.objects.filter(pk__in={s.game_id for s in seats}).values_list("pk", "ply")
             )
@@ -482,6 +589,13 @@ def main() -> None:
                 sent = Notification.objects.filter(status="sent").count() - sent_before
                 arrived = inbox.message_ids[received_before:]
                 burst = mail_burst(inbox, args.port + 90, mailers)
+                started = asyncio.run(round_start(running.proxy, cup, maker, entrants))
+                time.sleep(5)  # the e-mails of the start on their way
+                connection.close()
+                not_one_game = games_of_the_round(cup, entrants)
+                cup_sent, cup_arrived = mail_to(
+                    inbox, [f"t{i}@example.com" for i in range(args.tournament)]
+                )
             floor, move = median_ms(floor_times), median_ms(move_times)
             requests = sum(len(t) for t in c.times.values())
             server_errors = sum(n for status, n in c.statuses.items() if status >= 500)
@@ -519,7 +633,19 @@ def main() -> None:
                     if burst
                     else []
                 ),
-                *(f"  {failure}" for failure in c.broken[:5]),
+            ]
+            dealt = [times[0] for times in started.dealt.values()] or [float("nan")]
+            dealt_twice = sum(1 for times in started.dealt.values() if len(times) > 1)
+            cup_twice = len(cup_arrived) - len(set(cup_arrived))
+            lines += [
+                f"round start     {len(entrants)} players, {len(entrants) // 2} games dealt in "
+                f"one request: start {started.status} in {started.request * 1000:.0f} ms; "
+                f"game_started on {len(started.dealt)} streams: p50 {median_ms(dealt):.0f} ms, "
+                f"p99 {p99(dealt, 0.99):.0f} ms",
+                f"  checks        players without exactly one game {not_one_game}, events twice "
+                f"{dealt_twice}, e-mails sent {cup_sent} arrived {len(cup_arrived)} "
+                f"(twice {cup_twice}), broken {len(started.broken)}",
+                *(f"  {failure}" for failure in (c.broken + started.broken)[:5]),
             ]
             print("\n".join(lines), flush=True)
             scaled = []
@@ -540,11 +666,16 @@ def main() -> None:
                 print("scale           " + ", ".join(f"{w} web {r / base:.2f}x" for w, r in scaled))
             ok = server_errors == 0 and not c.broken and not not_once and not lost
             ok = ok and sent == len(arrived) and not twice and not c.repeats_differing
+            ok = ok and started.status == 200 and len(started.dealt) == len(entrants)
+            ok = ok and not dealt_twice
+            ok = ok and not not_one_game and cup_sent == len(cup_arrived) and not cup_twice
+            ok = ok and not started.broken
             print(
                 f"cluster: {'OK' if ok else 'FAILED'}; move/floor {move / floor:.2f}x, "
                 f"moves/s vs floor pairs/s {moves_per_s / pairs_per_s:.2f}x; {len(seats)} players "
                 f"{requests / elapsed:.0f} req/s, 5xx {server_errors}, events lost {lost}"
                 + (f"; e-mail burst of {len(burst)} p99 {p99(burst, 0.99):.0f} ms" if burst else "")
+                + f"; round start of {len(entrants)} p99 {p99(dealt, 0.99):.0f} ms"
                 + "".join(f"; {w} web {r:.1f} moves/s" for w, r in scaled)
             )
     finally:
