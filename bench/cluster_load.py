@@ -435,6 +435,32 @@ def mail_burst(inbox: CountingInbox, port: int, games: list[Game]) -> list[float
     return [inbox.answers[i] - at for i, at in sent.items()]
 
 
+def cpu_seconds(var: Path) -> dict[str, float]:
+    """The CPU time so far of each part of the cluster (its process group: a worker's
+    pool processes with it), of PostgreSQL's processes and of this process, by name."""
+    names = {
+        int(path.read_text()): path.stem
+        for path in (var / "cluster").glob("*.pid")
+        if path.stem != "nginx"  # nginx's own pid file: the proxy's
+    }
+    tick = os.sysconf("SC_CLK_TCK")
+    used: dict[str, float] = {}
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError):
+            continue  # not a process, or one that has just ended
+        name = names.get(int(fields[2]))  # its process group's
+        if name is None and command.startswith(b"postgres"):
+            name = "postgres"
+        if name is None and entry.name == str(os.getpid()):
+            name = "bench"
+        if name is not None:
+            used[name] = used.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
 # 4: a tournament round starting.
 
 
@@ -588,7 +614,10 @@ def main() -> None:
                 not_once = moves_not_once(c, plies)
                 sent = Notification.objects.filter(status="sent").count() - sent_before
                 arrived = inbox.message_ids[received_before:]
+                cpu_before = cpu_seconds(var)
                 burst = mail_burst(inbox, args.port + 90, mailers)
+                time.sleep(2)  # the opponents' e-mails of the burst on their way
+                burst_cpu = {k: v - cpu_before.get(k, 0.0) for k, v in cpu_seconds(var).items()}
                 started = asyncio.run(round_start(running.proxy, cup, maker, entrants))
                 time.sleep(5)  # the e-mails of the start on their way
                 connection.close()
@@ -628,7 +657,10 @@ def main() -> None:
                 *(
                     [
                         f"e-mail burst    {len(burst)} replies at once: p50 "
-                        f"{median_ms(burst):.0f} ms, p99 {p99(burst, 0.99):.0f} ms (goal <= 2000)"
+                        f"{median_ms(burst):.0f} ms, p99 {p99(burst, 0.99):.0f} ms (goal <= 2000)",
+                        "  CPU seconds   "
+                        + ", ".join(f"{k} {v:.2f}" for k, v in sorted(burst_cpu.items()) if v)
+                        + f"; in all {sum(burst_cpu.values()):.1f} on {os.cpu_count()} cores",
                     ]
                     if burst
                     else []

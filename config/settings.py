@@ -257,6 +257,9 @@ STREAM_HEARTBEAT_SECONDS = float(os.environ.get("STREAM_HEARTBEAT_SECONDS", "20"
 #: stream last said so; meanwhile no "your turn" e-mail is sent for it (games/play/presence.py).
 PRESENCE_SECONDS = int(os.environ.get("PRESENCE_SECONDS", "180"))
 STREAM_POLL_SECONDS = float(os.environ.get("STREAM_POLL_SECONDS", "0.05"))
+#: With Redis, how often each web process holding streams reads the events table all the
+#: same: what a lost publication (Redis away a moment) did not bring arrives then.
+STREAM_SAFETY_POLL_SECONDS = float(os.environ.get("STREAM_SAFETY_POLL_SECONDS", "5"))
 #: How often each web process checks that its streams' credentials still hold (a revoked
 #: token, a deleted account or an ended session ends its streams): what no process told
 #: it at once (through Redis) is found then.

@@ -45,8 +45,13 @@ CELERY_TASK_ALWAYS_EAGER = env_bool(  # noqa: F405
     "CELERY_TASK_ALWAYS_EAGER", "RBANK_TEST_DATABASE_NAME" not in os.environ
 )
 # The suite's processes share a Redis but not a database (event ids repeat): each test
-# process and the web servers it starts have a channel of their own.
-STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL", f"test-events-{os.getpid()}")
+# process and the web servers it starts have a channel of their own; the processes of a
+# cluster (RBANK_TEST_CACHE, below: a test's or a bench's) share theirs, as a deployment's do.
+STREAM_CHANNEL = os.environ.get("STREAM_CHANNEL") or (
+    f"{os.environ['RBANK_TEST_CACHE']}events"
+    if os.environ.get("RBANK_TEST_CACHE")
+    else f"test-events-{os.getpid()}"
+)
 if "RBANK_TEST_DATABASE_NAME" in os.environ:
     DATABASES["default"]["NAME"] = os.environ["RBANK_TEST_DATABASE_NAME"]  # noqa: F405
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405

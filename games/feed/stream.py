@@ -66,8 +66,6 @@ LOOKBACK = 30.0
 QUEUE_SIZE = 1000
 #: Stored events read at a time by a reconnecting client's catch-up.
 PAGE_SIZE = 1000
-#: With Redis, the safety net's period.
-SAFETY_POLL_SECONDS = 5.0
 
 T = TypeVar("T")
 
@@ -284,7 +282,7 @@ class Hub:
 
     async def _run(self) -> None:
         tasks = [
-            self._poll(SAFETY_POLL_SECONDS if settings.REDIS_URL else None),
+            self._poll(settings.STREAM_SAFETY_POLL_SECONDS if settings.REDIS_URL else None),
             self._check_every(settings.STREAM_CREDENTIAL_SECONDS),
             self._renew_every(settings.STREAM_LEASE_SECONDS / 3),
         ]

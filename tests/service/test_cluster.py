@@ -135,6 +135,9 @@ def cluster(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
         STREAM_MAX_PER_USER="2",
         STREAM_LEASE_SECONDS="3",
         STREAM_HEARTBEAT_SECONDS="1",
+        # Events go from process to process through Redis alone: the table's safety
+        # read, which would bring them late all the same, never comes during a test.
+        STREAM_SAFETY_POLL_SECONDS="3600",
         SWEEP_SECONDS="1",
         BEAT_LOCK_SECONDS="6",
         RBANK_TEST_EMAIL_BACKEND="django.core.mail.backends.smtp.EmailBackend",
