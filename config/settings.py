@@ -71,6 +71,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request that found the database out of reach, in a middleware below
+    # or in the view, is answered 503 with Retry-After, not 500, with DEBUG on too.
+    "lib.api_errors.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A game page's poll that finds nothing new: answered from the cache, no query.
@@ -85,8 +88,6 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.PlayerTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # A view that found no free database connection: 503, not 500, with DEBUG on too.
-    "lib.api_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
