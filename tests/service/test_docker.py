@@ -27,8 +27,11 @@ from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
+#: The modules that read the environment: the settings (config/settings.py and the
+#: modules it imports) and the error reports'.
 READ_BY_THE_APP = "".join(
-    (ROOT / "config" / name).read_text() for name in ("settings.py", "monitoring.py")
+    (ROOT / "config" / name).read_text()
+    for name in ("settings.py", "env.py", "settings_mail.py", "settings_tasks.py", "monitoring.py")
 )
 GUNICORN_CONF = (ROOT / "config" / "gunicorn_conf.py").read_text()
 BIN = Path(sys.executable).parent
