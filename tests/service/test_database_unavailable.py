@@ -13,11 +13,12 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth.models import User
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
-from django.test import Client
+from django.test import AsyncClient, Client
 
 from accounts.models import ApiToken
 from tests.service.conftest import browser
@@ -124,6 +125,19 @@ def test_a_middleware_anywhere_that_finds_no_connection_is_503(
     middleware.insert(len(middleware) if place == -1 else place, f"{__name__}.RaisingMiddleware")
     settings.MIDDLEWARE = middleware
     answer = signed_in(alice).get(path)
+    (assert_busy_api if path.startswith("/api/") else assert_busy_page)(answer)
+
+
+@pytest.mark.parametrize("path", ["/", "/api/v1/me/"], ids=["page", "api"])
+def test_the_asgi_handler_answers_503_too(
+    alice: User, debug: bool, settings: Any, path: str
+) -> None:
+    """The service serves ASGI: there Django turns the exception into a 500 in a thread
+    of its own, where the request is marked all the same."""
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, f"{__name__}.RaisingMiddleware"]
+    client = AsyncClient(raise_request_exception=False)
+    client.cookies = browser(alice).cookies
+    answer = async_to_sync(client.get)(path)
     (assert_busy_api if path.startswith("/api/") else assert_busy_page)(answer)
 
 
