@@ -1,4 +1,4 @@
-"""Competitions' task: the minute sweep (Celery beat, ``config.settings``)."""
+"""Competitions' task: the minute sweep (Celery beat, ``config.settings_tasks``)."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from config.run import ROOT, _interrupt, _stop
 from config.run import port as port_of
 
-#: The queues each kind of task goes to (config/settings.py, TASK_QUEUES).
+#: The queues each kind of task goes to (config/settings_tasks.py, TASK_QUEUES).
 QUEUES = ("email", "inbound", "computer", "webhooks", "review", "default")
 #: A part that dies this soon after it started, this many times running, stops everything.
 QUICK_DEATH_SECONDS, QUICK_DEATHS = 5.0, 3

@@ -1,45 +1,43 @@
-"""One settings module, driven by environment variables (see README, "Configuration").
+"""The settings, driven by environment variables (see README, "Configuration").
 
 With nothing set it runs on an embedded default: SQLite and a Celery broker kept
 in files under ``var/``, so one command starts the whole service on a bare machine.
 ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis.
+
+Django reads this module only (DJANGO_SETTINGS_MODULE), which holds every setting:
+its own, and those of the modules it imports, one per job: config/env.py (the
+environment's helpers and the settings the others derive theirs from),
+config/settings_mail.py (e-mail, play by mail) and config/settings_tasks.py (Celery,
+the queues, beat's schedule).
 """
 
 from __future__ import annotations
 
 import os
 from datetime import timedelta
-from email.utils import getaddresses
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 import django_stubs_ext
-from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
+
+# Each as itself (re-exported): settings, and helpers config/settings_test.py reads.
+from config.env import BASE_DIR as BASE_DIR
+from config.env import DEBUG as DEBUG
+from config.env import REDIS_TIMEOUT as REDIS_TIMEOUT
+from config.env import REDIS_URL as REDIS_URL
+from config.env import SITE_URL as SITE_URL
+from config.env import VAR_DIR as VAR_DIR
+from config.env import env_addresses as env_addresses
+from config.env import env_bool as env_bool
+from config.env import env_list as env_list
+from config.settings_mail import *  # noqa: F403 (the e-mail and play-by-mail settings)
+from config.settings_tasks import *  # noqa: F403 (Celery, the queues, beat's schedule)
 
 # Django's generic classes (ModelAdmin[Game], ...) subscriptable at run time, as typed.
 django_stubs_ext.monkeypatch()
 
-BASE_DIR = Path(__file__).resolve().parent.parent
-VAR_DIR = Path(os.environ.get("RBANK_VAR_DIR", BASE_DIR / "var"))
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    return default if value is None else value.strip().lower() in {"1", "true", "yes", "on"}
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
-
-
-def env_addresses(name: str) -> list[tuple[str, str]]:
-    """``Ann <ann@example.com>, bob@example.com`` as Django's ADMINS: (name, address)."""
-    return [(who, address) for who, address in getaddresses([os.environ.get(name, "")]) if address]
-
-
-DEBUG = env_bool("DEBUG", False)
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
@@ -47,7 +45,6 @@ if not SECRET_KEY:
     SECRET_KEY = "dev-only-not-secret"
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 #: The site's name in every e-mail, ours and django-allauth's (accounts/adapter.py).
 SITE_NAME = os.environ.get("SITE_NAME", "Russian Bank")
 
@@ -71,6 +68,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: a request that found the database out of reach, in a middleware below
+    # or in the view, is answered 503 with Retry-After, not 500, with DEBUG on too.
+    "lib.api_errors.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A game page's poll that finds nothing new: answered from the cache, no query.
@@ -85,8 +85,6 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.PlayerTimeZoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # A view that found no free database connection: 503, not 500, with DEBUG on too.
-    "lib.api_errors.DatabaseUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -211,36 +209,8 @@ if env_bool("BEHIND_TLS_PROXY", not DEBUG):
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 X_FRAME_OPTIONS = "DENY"
 
-# E-mail: SMTP to EMAIL_HOST:EMAIL_PORT. With no host: under DEBUG (make run), each
-# e-mail kept as a file in MAIL_FOLDER with one line in the log, listed at /dev/mail/
-# (lib/mailbox.py); otherwise printed whole on the console.
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
-EMAIL_BACKEND = os.environ.get(
-    "EMAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST
-    else "lib.mailbox.MailFolderBackend"
-    if DEBUG
-    else "django.core.mail.backends.console.EmailBackend",
-)
-MAIL_FOLDER = Path(os.environ.get("MAIL_FOLDER", VAR_DIR / "mail"))
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Russian Bank <games@localhost>")
-#: Seconds the SMTP connection waits on the server (each connect, read or write): a
-#: hung server fails the attempt instead of holding the worker past its claim's lease.
-EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "30"))
-# The outbox (games/notify/notifications.py): an e-mail has at most EMAIL_MAX_ATTEMPTS
-# attempts; after the n-th failed one it waits EMAIL_RETRY_BACKOFF * 2**(n-1) seconds,
-# at most EMAIL_RETRY_BACKOFF_MAX, then the minute sweep queues it again. A permanent
-# refusal (5xx) fails it at once.
-EMAIL_MAX_ATTEMPTS = int(os.environ.get("EMAIL_MAX_ATTEMPTS", "8"))
-EMAIL_RETRY_BACKOFF = int(os.environ.get("EMAIL_RETRY_BACKOFF", "60"))
-EMAIL_RETRY_BACKOFF_MAX = int(os.environ.get("EMAIL_RETRY_BACKOFF_MAX", "3600"))
-if not 1 <= EMAIL_MAX_ATTEMPTS <= 1000:  # Notification.attempts is a small integer
-    raise ImproperlyConfigured("EMAIL_MAX_ATTEMPTS must be from 1 to 1000")
+# E-mail (SMTP, the development mailbox, the outbox's retries) and play by mail:
+# config/settings_mail.py.
 #: Days a sent, failed or outdated e-mail and an idempotency key are kept (games/retention.py).
 RETENTION_DAYS = int(os.environ.get("RETENTION_DAYS", "30"))
 if RETENTION_DAYS < 1:
@@ -320,48 +290,6 @@ if not 1 <= WEBHOOK_MAX_ATTEMPTS <= 1000:  # Delivery.attempts is a small intege
 if WEBHOOK_DISABLE_AFTER < 1:
     raise ImproperlyConfigured("WEBHOOK_DISABLE_AFTER must be at least 1")
 
-
-# Play by mail (docs/play-by-mail.md): replies to ``play+...@MAIL_DOMAIN`` play, and
-# bounces come back to ``bounce+...@MAIL_DOMAIN``. The SMTP receiver (``manage.py
-# receive_mail``, which ``make run`` starts on 127.0.0.1:2525) takes mail for this
-# domain only; its MX must point there. By default the site's own host name.
-def _mail_domain(site_url: str) -> str:
-    host = urlsplit(site_url).hostname or "localhost"
-    return "localhost" if host.replace(".", "").isdigit() or ":" in host else host
-
-
-MAIL_DOMAIN = os.environ.get("MAIL_DOMAIN", "").strip().lower() or _mail_domain(SITE_URL)
-MAIL_RECEIVER_HOST = os.environ.get("MAIL_RECEIVER_HOST", "127.0.0.1")
-MAIL_RECEIVER_PORT = int(os.environ.get("MAIL_RECEIVER_PORT", "2525"))
-#: A certificate and its key (PEM files): the receiver then offers STARTTLS.
-MAIL_TLS_CERT = os.environ.get("MAIL_TLS_CERT", "")
-MAIL_TLS_KEY = os.environ.get("MAIL_TLS_KEY", "")
-#: The largest message the receiver takes (bytes); a larger one is refused at once (552).
-MAIL_MAX_BYTES = int(os.environ.get("MAIL_MAX_BYTES", str(1024 * 1024)))
-#: Replies one sender may send in an hour; more are refused for now (451: their
-#: server tries again later) by SMTP, and not acted on from a provider's webhook.
-MAIL_RATE_PER_HOUR = int(os.environ.get("MAIL_RATE_PER_HOUR", "60"))
-#: A reply is played only when one of its DKIM signatures is its From domain's
-#: (mailplay/authentication.py; docs/play-by-mail.md, "Who wrote it"): without it,
-#: anyone holding a reply address could play it under the player's From. On unless
-#: DEBUG: `make run` (DEBUG=1) lets the demo players reply from a local mailbox, which
-#: signs nothing. DNS lookups for it wait MAIL_DNS_TIMEOUT seconds at most.
-MAIL_AUTHENTICATE_SENDER = env_bool("MAIL_AUTHENTICATE_SENDER", not DEBUG)
-MAIL_DNS_TIMEOUT = float(os.environ.get("MAIL_DNS_TIMEOUT", "5"))
-#: How long a claimed inbound message belongs to the worker handling it.
-#: Each e-mail's envelope sender is its own signed bounce address at MAIL_DOMAIN, so a
-#: bounce names the address that failed. Turn off when the SMTP relay accepts no
-#: envelope sender at that domain (the e-mails then leave from DEFAULT_FROM_EMAIL).
-MAIL_BOUNCE_ADDRESSES = env_bool("MAIL_BOUNCE_ADDRESSES", True)
-MAIL_INBOUND_LEASE_SECONDS = float(os.environ.get("MAIL_INBOUND_LEASE_SECONDS", "300"))
-MAIL_INBOUND_MAX_ATTEMPTS = int(os.environ.get("MAIL_INBOUND_MAX_ATTEMPTS", "5"))
-# A hosted provider's inbound webhook (django-anymail): Mailgun, at
-# /mail/inbound/mailgun/inbound/ when its webhook signing key is set.
-ANYMAIL = {
-    "MAILGUN_WEBHOOK_SIGNING_KEY": os.environ.get("MAILGUN_WEBHOOK_SIGNING_KEY", ""),
-}
-
-
 #: Seconds a computer player waits before it plays, drawn between these two (a person
 #: does not answer at once; nor does a game by correspondence need it to).
 BOT_PAUSE_SECONDS = tuple(float(x) for x in os.environ.get("BOT_PAUSE_SECONDS", "3,12").split(","))[
@@ -380,10 +308,6 @@ def _next_redis_db(url: str) -> str:
     return urlunsplit(parts._replace(path=f"/{(db + 1) % 16}"))
 
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-#: Seconds to wait for Redis to accept a connection: when it is down, a request gives
-#: up soon (its e-mail waits in the outbox, throttling lets it through) instead of hanging.
-REDIS_TIMEOUT = float(os.environ.get("REDIS_TIMEOUT", "2"))
 CACHE_URL = os.environ.get("CACHE_URL") or (_next_redis_db(REDIS_URL) if REDIS_URL else "")
 CACHES = {
     "default": (
@@ -400,110 +324,9 @@ CACHES = {
     )
 }
 
-# Celery: Redis when REDIS_URL is set, else kombu's filesystem transport (no server),
-# whose messages are written whole before a worker sees them (lib/broker.py).
-BROKER_DIR = VAR_DIR / "broker"
-if REDIS_URL:
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
-        "visibility_timeout": 3600,
-        "socket_connect_timeout": REDIS_TIMEOUT,
-    }
-else:
-    from lib.broker import SCHEME as _FILES
+# Celery's broker and workers, the tasks' time limits, the queues and beat's schedule:
+# config/settings_tasks.py.
 
-    CELERY_BROKER_URL = f"{_FILES}://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "queue"),
-        "data_folder_out": str(BROKER_DIR / "queue"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "control_folder": str(BROKER_DIR / "control"),
-        "store_processed": False,
-        # A worker looks in the folder this often (kombu's default is 1 s): a reply by
-        # e-mail is answered within a few tenths of a second, for a listing a tick.
-        "polling_interval": float(os.environ.get("BROKER_POLLING_INTERVAL", "0.1")),
-    }
-    # Every process that queues or takes a task needs these, however it was started
-    # (make run, gunicorn, a worker, manage.py): the settings make them.
-    for _folder in ("queue", "processed", "control"):
-        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
-# Queueing happens after the action committed; what fails to queue stays pending in
-# the outbox for the minute sweep, so a request tries the broker briefly, not at length.
-CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
-    "interval_start": 0,
-    "interval_step": 0.2,
-    "interval_max": 0.5,
-}
-#: How long a claimed outbox row belongs to the worker that claimed it; after that the
-#: sweep gives it to another worker.
-NOTIFICATION_LEASE_SECONDS = float(os.environ.get("NOTIFICATION_LEASE_SECONDS", "300"))
-# Every task is stopped by its time limits: the soft one raises in the task (a send
-# then counts as a failed attempt), the hard one kills the process running it. Both
-# come before the lease ends, and the SMTP timeout before both, so no e-mail is still
-# being sent when its row may be claimed again (and sent twice).
-CELERY_TASK_SOFT_TIME_LIMIT = float(os.environ.get("CELERY_TASK_SOFT_TIME_LIMIT", "240"))
-CELERY_TASK_TIME_LIMIT = float(os.environ.get("CELERY_TASK_TIME_LIMIT", "270"))
-if not (
-    0
-    < EMAIL_TIMEOUT
-    < CELERY_TASK_SOFT_TIME_LIMIT
-    < CELERY_TASK_TIME_LIMIT
-    < NOTIFICATION_LEASE_SECONDS
-):
-    raise ImproperlyConfigured(
-        "the e-mail settings must keep 0 < EMAIL_TIMEOUT < CELERY_TASK_SOFT_TIME_LIMIT"
-        " < CELERY_TASK_TIME_LIMIT < NOTIFICATION_LEASE_SECONDS (seconds): a send must"
-        " end before its claim may pass to another worker"
-    )
-# The review of a finished game (docs/review.md) runs on the "review" queue, apart from
-# the moves, with its own time limits; its CPU is bounded by the strong search's steps:
-# at most REVIEW_DECISION_STEPS a decision, REVIEW_GAME_STEPS a game.
-REVIEW_SOFT_TIME_LIMIT = float(os.environ.get("REVIEW_SOFT_TIME_LIMIT", "300"))
-REVIEW_TIME_LIMIT = float(os.environ.get("REVIEW_TIME_LIMIT", "330"))
-REVIEW_DECISION_STEPS = int(os.environ.get("REVIEW_DECISION_STEPS", "12000"))
-REVIEW_GAME_STEPS = int(os.environ.get("REVIEW_GAME_STEPS", "2000000"))
-REVIEW_SAMPLES = int(os.environ.get("REVIEW_SAMPLES", "8"))  # play-outs scoring each line
-
-# Queues (docs/scaling.md): with TASK_QUEUES on, each kind of task goes to a queue of
-# its own, so that workers can be given to each (``celery worker -Q email``) and a burst of
-# one kind (a tournament round's computer players) never holds up another (the e-mails).
-# Off (one worker takes everything, as make run), every task goes to one queue but the
-# reviews, which always have their own (make run's reviewer takes it). A worker started
-# without -Q takes from every queue. TASK_QUEUE_PREFIX: deployments (or test runs)
-# sharing one broker each need their own names.
-TASK_QUEUES = env_bool("TASK_QUEUES", False)
-TASK_QUEUE_PREFIX = os.environ.get("TASK_QUEUE_PREFIX", "")
-#: The queue of each task that does not go to ``default``.
-QUEUE_OF_TASK = {
-    "games.tasks.send_notification": "email",
-    "games.tasks.send_digest": "email",
-    "games.tasks.send_push": "email",
-    "mailplay.tasks.handle_inbound": "inbound",
-    "games.tasks.play_bot_turn": "computer",
-    "games.tasks.answer_bot_stalemate": "computer",
-    "webhooks.tasks.deliver": "webhooks",
-    "games.tasks.review_game": "review",
-}
-TASK_QUEUE_NAMES = ("email", "inbound", "computer", "webhooks", "review", "default")
-CELERY_TASK_ROUTES: dict[str, dict[str, str]] = {
-    "games.tasks.review_game": {"queue": f"{TASK_QUEUE_PREFIX}review"}
-}
-if TASK_QUEUES:
-    CELERY_TASK_DEFAULT_QUEUE = f"{TASK_QUEUE_PREFIX}default"
-    CELERY_TASK_QUEUES: dict[str, dict[str, str]] = {
-        f"{TASK_QUEUE_PREFIX}{name}": {} for name in TASK_QUEUE_NAMES
-    }
-    CELERY_TASK_ROUTES = {
-        task: {"queue": f"{TASK_QUEUE_PREFIX}{queue}"} for task, queue in QUEUE_OF_TASK.items()
-    }
-elif TASK_QUEUE_PREFIX:
-    CELERY_TASK_DEFAULT_QUEUE = f"{TASK_QUEUE_PREFIX}celery"
-# The settings' LOGGING applies in workers and beat too (config/celery.py).
-CELERY_WORKER_HIJACK_ROOT_LOGGER = False
-CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # The open game database (docs/open-database.md): its monthly files, and how long after
 # a month's end it is written (a game that ended a moment before midnight has long
 # committed by then).
@@ -511,52 +334,6 @@ OPEN_DATABASE_DIR = Path(os.environ.get("OPEN_DATABASE_DIR", VAR_DIR / "database
 OPEN_DATABASE_CLOSE_AFTER = timedelta(
     hours=float(os.environ.get("OPEN_DATABASE_CLOSE_AFTER_HOURS", "6"))
 )
-
-CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# Beat touches a heartbeat file at every tick, at least once a minute; its health
-# check (python -m config.healthcheck beat) wants it younger than three.
-CELERY_BEAT_SCHEDULER = "config.beat:HeartbeatScheduler"
-CELERY_BEAT_MAX_LOOP_INTERVAL = 60
-BEAT_HEARTBEAT_FILE = VAR_DIR / "beat-heartbeat"
-BEAT_HEARTBEAT_MAX_AGE = 180
-#: One beat sends the schedule's tasks (config/beat.py): it holds a database lock,
-#: renewed at each tick, which another beat takes this long after the holder died.
-BEAT_LOCK_SECONDS = float(os.environ.get("BEAT_LOCK_SECONDS", "150"))
-#: The minute sweeps' period (deadlines, inbound mail, webhooks, competitions).
-SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "60"))
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # Deadlines are indexed columns scanned here, never ETA tasks days ahead.
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
-    "daily-digests": {
-        "task": "games.tasks.send_digests",
-        "schedule": crontab(hour=int(os.environ.get("DIGEST_HOUR_UTC", "7")), minute=0),
-    },
-    # Sent e-mails and idempotency keys older than RETENTION_DAYS, events older than
-    # EVENT_RETENTION_DAYS, deleted in batches.
-    "daily-prune": {"task": "games.tasks.prune_old_rows", "schedule": crontab(hour=3, minute=30)},
-    # Inbound mail a worker never took up (the broker was down, a worker died).
-    "sweep-inbound": {"task": "mailplay.tasks.sweep_inbound", "schedule": SWEEP_SECONDS},
-    # Received mail handled more than RETENTION_DAYS ago.
-    "daily-prune-inbound": {
-        "task": "mailplay.tasks.prune_inbound",
-        "schedule": crontab(hour=3, minute=40),
-    },
-    # Webhooks whose deliveries are due again (a lost task, a back-off over).
-    "sweep-webhooks": {"task": "webhooks.tasks.sweep", "schedule": SWEEP_SECONDS},
-    # Competitions due to start (their date has come) and rounds left behind.
-    "sweep-competitions": {"task": "competitions.tasks.sweep", "schedule": SWEEP_SECONDS},
-    # The open database: each month closed since the last run, written once.
-    "open-database": {
-        "task": "games.tasks.write_database_months",
-        "schedule": crontab(hour=6, minute=20),
-    },
-    # Webhook deliveries written more than RETENTION_DAYS ago.
-    "daily-prune-webhooks": {
-        "task": "webhooks.tasks.prune",
-        "schedule": crontab(hour=3, minute=50),
-    },
-}
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -614,7 +391,7 @@ SPECTACULAR_SETTINGS = {
 # ("Ann <ann@example.com>, bob@example.com") and sent to Sentry when SENTRY_DSN is set.
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "INFO").upper()
 ADMINS = env_addresses("ADMINS")
-SERVER_EMAIL = os.environ.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL  # error e-mails' sender
+SERVER_EMAIL = os.environ.get("SERVER_EMAIL") or DEFAULT_FROM_EMAIL  # noqa: F405 error e-mails' sender
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

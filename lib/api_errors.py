@@ -8,11 +8,14 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.core.signals import got_request_exception
 from django.db import OperationalError
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.formats import number_format
+from django.utils.log import log_response
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views import csrf, defaults
@@ -132,13 +135,14 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 #: Seconds a client is asked to wait when the database was out of reach.
 RETRY_AFTER_SECONDS = 5
 
+#: The request attribute that holds the ``OperationalError`` it met, if any.
+_OUT_OF_REACH = "_database_out_of_reach"
+
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """An unhandled exception: 500, unless the database was out of reach (every
-    connection of the pool busy for ``DB_POOL_TIMEOUT``, or the server down), which is
-    503 with Retry-After: nothing was done, and the same request may be sent again."""
-    if isinstance(sys.exc_info()[1], OperationalError):
-        return _unavailable(request)
+    """An unhandled exception: 500 (the error shape under /api/, Django's page
+    elsewhere). One that found the database out of reach is answered 503 instead, by
+    ``DatabaseUnavailableMiddleware``."""
     if _is_api(request):
         return JsonResponse(
             {"error": "SERVER_ERROR", "message": _("something went wrong on our side")},
@@ -147,17 +151,55 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return defaults.server_error(request)
 
 
-class DatabaseUnavailableMiddleware(MiddlewareMixin):
-    """A view that found the database out of reach answers 503 with Retry-After, with
-    DEBUG on too: Django then answers an uncaught error with its debug page, a 500,
-    without calling ``server_error`` (what a cluster under load with ``make cluster``'s
-    DEBUG answered when its pool had no free connection, docs/scaling.md)."""
+@receiver(got_request_exception, dispatch_uid="lib.api_errors.note_database_out_of_reach")
+def note_database_out_of_reach(
+    sender: object, request: HttpRequest | None = None, **_: Any
+) -> None:
+    """Marks a request whose uncaught exception is an ``OperationalError``. Django sends
+    this signal for every exception that escapes a view or a middleware, as it turns
+    the exception into a 500 (its debug page with DEBUG on, ``server_error`` without),
+    before any outer middleware runs on: an outer middleware sees only the 500."""
+    exception = sys.exc_info()[1]
+    if request is not None and isinstance(exception, OperationalError):
+        setattr(request, _OUT_OF_REACH, exception)
 
-    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        if not isinstance(exception, OperationalError):
-            return None
-        logger.warning("database out of reach: %s %s: %s", request.method, request.path, exception)
-        return _unavailable(request)
+
+class DatabaseUnavailableMiddleware(MiddlewareMixin):
+    """A request that found the database out of reach (every connection of the pool
+    busy for ``DB_POOL_TIMEOUT``, or the server down) is answered 503 with
+    Retry-After, not 500: nothing was done, and the same request may be sent again.
+
+    Wherever the ``OperationalError`` was raised (the view, or a middleware reading
+    the session, the user or the player's profile first), with DEBUG on or off: Django
+    turns it into a 500 where it is raised, ``note_database_out_of_reach`` marks the
+    request, and this middleware, the outermost (first in ``MIDDLEWARE``), answers
+    the marked request 503 in place of that 500. What a cluster under load with
+    ``make cluster``'s DEBUG answered 500 when its pool had no free connection
+    (docs/scaling.md)."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        exception = getattr(request, _OUT_OF_REACH, None)
+        if exception is None:
+            return response
+        unavailable = _unavailable(request)
+        # The headers the middlewares below gave the 500 (the security headers, Vary,
+        # Content-Language) are the 503's too; not those of the 500's own body.
+        for header, value in response.items():
+            if header.lower() not in ("content-type", "content-length"):
+                unavailable.headers.setdefault(header, value)
+        # Django has logged the exception, with its traceback, as it made the 500; the
+        # 503 is logged once, as a warning (not a second error).
+        log_response(
+            "database out of reach: %s %s: %s",
+            request.method,
+            request.path,
+            str(exception),
+            response=unavailable,
+            request=request,
+            logger=logger,
+            level="warning",
+        )
+        return unavailable
 
 
 def _unavailable(request: HttpRequest) -> HttpResponse:

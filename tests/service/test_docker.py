@@ -4,6 +4,8 @@ against a real gunicorn, a real worker and a real beat on this machine."""
 
 from __future__ import annotations
 
+import ast
+import fnmatch
 import json
 import os
 import re
@@ -11,6 +13,7 @@ import shlex
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,13 +21,17 @@ from typing import Any
 
 import pytest
 import yaml
+from django.conf import settings as django_settings
 
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
+#: The modules that read the environment: the settings (config/settings.py and the
+#: modules it imports) and the error reports'.
 READ_BY_THE_APP = "".join(
-    (ROOT / "config" / name).read_text() for name in ("settings.py", "monitoring.py")
+    (ROOT / "config" / name).read_text()
+    for name in ("settings.py", "env.py", "settings_mail.py", "settings_tasks.py", "monitoring.py")
 )
 GUNICORN_CONF = (ROOT / "config" / "gunicorn_conf.py").read_text()
 BIN = Path(sys.executable).parent
@@ -127,6 +134,111 @@ def test_the_image_installs_the_locked_versions_and_runs_gunicorn_from_its_confi
     assert "pip install --require-hashes -r requirements.lock" in dockerfile
     assert "pip install --no-deps ." in dockerfile
     assert image_command()[:3] == ["gunicorn", "--config", "python:config.gunicorn_conf"]
+
+
+def copied_into_the_image() -> set[str]:
+    """What of the repository the Dockerfile copies into the image: each ``COPY``'s
+    sources (not a build stage's), by their first path component; ``"."`` is all."""
+    copied: set[str] = set()
+    for line in (DOCKER / "Dockerfile").read_text().splitlines():
+        if line.split()[:1] != ["COPY"]:
+            continue
+        words = shlex.split(line)
+        sources = [w for w in words[1:-1] if not w.startswith("--")]
+        assert not any(w.startswith("--from") for w in words), line  # no build stage yet
+        copied |= {Path(source).parts[0] if source != "." else "." for source in sources}
+    return copied
+
+
+def first_party() -> set[str]:
+    """The repository's top-level packages (a folder with ``__init__.py``)."""
+    return {path.parent.name for path in ROOT.glob("*/__init__.py")}
+
+
+#: A dotted path in a string: a setting's class or callback (``"lib.logs.not_a_health_check"``,
+#: ``"ext://lib.logs.hide_signatures"``, ``"config.urls"``).
+DOTTED = re.compile(r"(?:ext://)?([A-Za-z_]\w*)(?:\.[A-Za-z_]\w*)+(?::\w+)?")
+
+
+def referenced_packages(package: str) -> set[str]:
+    """The first-party packages that ``package``'s modules import, or name in a dotted
+    path string (a setting's middleware, a logging callback)."""
+    ours = first_party()
+    found: set[str] = set()
+    for path in (ROOT / package).rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and (match := DOTTED.fullmatch(node.value))
+            ):
+                names = [match[1]]
+            found |= {name.split(".")[0] for name in names} & ours
+    return found
+
+
+def needed_at_run_time() -> set[str]:
+    """The repository's packages and folders the service reads at run time: its apps
+    (INSTALLED_APPS), the settings' package, every first-party package these import or
+    name, the templates' and the catalogues' folders, and manage.py (migrate,
+    collectstatic, the worker's commands)."""
+    ours = first_party()
+    apps = {app.split(".")[0] for app in django_settings.INSTALLED_APPS} & ours
+    (line,) = [x for x in (DOCKER / "Dockerfile").read_text().split() if "SETTINGS_MODULE=" in x]
+    packages = apps | {line.split("=")[1].split(".")[0]}
+    todo = set(packages)
+    while todo:
+        found = referenced_packages(todo.pop()) - packages
+        packages |= found
+        todo |= found
+    templates: list[dict[str, Any]] = django_settings.TEMPLATES
+    folders = [Path(d) for t in templates for d in t["DIRS"]]
+    folders += [Path(p) for p in django_settings.LOCALE_PATHS]
+    relative = {folder.relative_to(ROOT).parts[0] for folder in folders}
+    return packages | relative | {"manage.py"}
+
+
+def test_the_image_holds_every_package_and_folder_the_service_needs() -> None:
+    needed = needed_at_run_time()
+    # What the service is known to need, so that the reading above cannot go blind.
+    assert needed >= {"games", "accounts", "mailplay", "webhooks", "competitions"}
+    assert needed >= {"config", "lib", "templates", "locale", "manage.py"}
+    assert not needed & {"tests", "bench", "scripts", "examples", "docs", "docker"}
+    copied = copied_into_the_image()
+    assert "." in copied or not needed - copied, f"not copied: {sorted(needed - copied)}"
+
+
+def test_the_image_holds_the_compiled_catalogues() -> None:
+    """The image has no gettext: it ships the .mo files kept in git, one per language."""
+    assert "locale" in copied_into_the_image()
+    tracked = subprocess.run(
+        ["git", "ls-files", "locale"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    for language, _ in django_settings.LANGUAGES:
+        if language != "en":
+            assert f"locale/{language}/LC_MESSAGES/django.mo" in tracked, language
+    assert not any("locale" in line for line in (ROOT / ".dockerignore").read_text().split())
+
+
+def test_the_installed_distribution_holds_every_package_the_service_needs() -> None:
+    """``pip install --no-deps .`` in the image installs the packages pyproject.toml
+    lists: every one the service needs, and none of the tests' or tools'."""
+    found = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    patterns: list[str] = found["packages"]["find"]["include"]
+
+    def installed(package: str) -> bool:
+        return any(fnmatch.fnmatchcase(package, pattern) for pattern in patterns)
+
+    packages = needed_at_run_time() & first_party()
+    assert packages and all(installed(p) for p in packages), [
+        p for p in packages if not installed(p)
+    ]
+    assert not any(installed(p) for p in first_party() - packages)
 
 
 def image_command() -> list[str]:
