@@ -57,6 +57,24 @@ def worker_queues(workers: int, prefix: str = "") -> list[list[str]]:
     return [[name] for name in names] + [list(names) for _ in range(workers - len(names))]
 
 
+#: How nginx passes a request on to the web processes: here and in the compose file's
+#: proxy (docker/nginx.conf, which a test holds to these lines).
+PROXIED = """\
+            proxy_pass http://web;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            # A stream's events go out as they come; it stays open for hours.
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+            # A POST is never sent twice: nginx tries another process only for a request
+            # no process has begun (the API's Idempotency-Key covers the client's retry).
+            proxy_next_upstream error timeout;
+"""
+
+
 def nginx_conf(var: Path, port: int, web_ports: list[int]) -> str:
     """nginx in front of the web processes: each request to the one with the fewest
     open (streams are long), the events passed on at once, its files under ``var``."""
@@ -84,19 +102,7 @@ http {{
     server {{
         listen 127.0.0.1:{port};
         location / {{
-            proxy_pass http://web;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_set_header Host $http_host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            # A stream's events go out as they come; it stays open for hours.
-            proxy_buffering off;
-            proxy_read_timeout 1h;
-            # A POST is never sent twice: nginx tries another process only for a request
-            # no process has begun (the API's Idempotency-Key covers the client's retry).
-            proxy_next_upstream error timeout;
-        }}
+{PROXIED}        }}
     }}
 }}
 """

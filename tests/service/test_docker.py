@@ -23,6 +23,8 @@ import pytest
 import yaml
 from django.conf import settings as django_settings
 
+from config.cluster import PROXIED, QUEUES
+
 from .smtp import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,8 +39,15 @@ GUNICORN_CONF = (ROOT / "config" / "gunicorn_conf.py").read_text()
 BIN = Path(sys.executable).parent
 
 
+class ComposeLoader(yaml.SafeLoader):
+    """YAML as compose reads it: ``!reset`` drops what the file below gave (read as None)."""
+
+
+ComposeLoader.add_constructor("!reset", lambda _loader, _node: None)
+
+
 def services(name: str = "compose.yml") -> dict[str, Any]:
-    doc = yaml.safe_load((DOCKER / name).read_text())
+    doc = yaml.load((DOCKER / name).read_text(), Loader=ComposeLoader)
     result: dict[str, Any] = doc["services"]
     return result
 
@@ -428,3 +437,34 @@ def test_the_mail_health_check_talks_smtp_to_the_receiver(
     stop(receiver)
     down = healthcheck("mail", env)
     assert down.returncode == 1 and f"127.0.0.1:{port}" in down.stderr
+
+
+def test_the_cluster_file_gives_each_queue_a_worker_and_the_web_containers_to_a_proxy() -> None:
+    base, cluster = services(), services("compose.cluster.yml")
+    taken: set[str] = set()
+    for name, spec in cluster.items():
+        command = spec.get("command") or base.get(name, {}).get("command", [])
+        if "worker" in command:
+            taken |= set(command[command.index("-Q") + 1].split(","))
+        if "extends" in spec:  # a worker of its own: as compose.yml's, on its queue
+            assert spec["extends"] == {"file": "compose.yml", "service": "worker"}
+            assert spec["depends_on"] == base["worker"]["depends_on"]
+    assert taken == set(QUEUES)
+    app = [name for name, spec in base.items() if "image" not in spec or "rbank" in spec["image"]]
+    for name in [*app, *(name for name in cluster if "extends" in cluster[name])]:
+        # Whatever sends a task sends it to its queue (config/settings_tasks.py).
+        assert cluster[name]["environment"]["TASK_QUEUES"] == "1", name
+        assert '"TASK_QUEUES"' in READ_BY_THE_APP
+    # Scaled, the web containers publish nothing; the proxy publishes on the loopback.
+    assert cluster["web"]["ports"] is None
+    assert cluster["proxy"]["ports"] == ["127.0.0.1:${WEB_PORT:-8000}:8000"]
+    assert cluster["proxy"]["volumes"] == ["./nginx.conf:/etc/nginx/nginx.conf:ro"]
+    assert "beat" not in cluster or "deploy" not in cluster["beat"]
+
+
+def test_the_clusters_proxy_passes_requests_on_as_make_cluster_does() -> None:
+    conf = (DOCKER / "nginx.conf").read_text()
+    assert PROXIED in conf  # config/cluster.py's lines, as they are
+    assert "server web:8000 resolve" in conf and "least_conn;" in conf
+    assert "resolver 127.0.0.11" in conf  # Docker's DNS: the containers --scale adds
+    assert re.search(r"^\s*listen 8000;", conf, re.M)
