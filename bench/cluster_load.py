@@ -82,7 +82,7 @@ from django.db import connection  # noqa: E402
 from accounts.models import ApiToken  # noqa: E402
 from accounts.services import update_profile  # noqa: E402
 from bench.harness import ROOT, database, median_ms, percentile_ms, test_database  # noqa: E402
-from bench.inbound import Inbox, new_game, offer, plan_turn  # noqa: E402
+from bench.inbound import HEADERS, Inbox, header, new_game, offer, plan_turn  # noqa: E402
 from competitions.models import Competition  # noqa: E402
 from competitions.services.entering import Terms, create_competition, enter  # noqa: E402
 from games.models import Event, Game, Notification  # noqa: E402
@@ -100,9 +100,9 @@ class CountingInbox(Inbox):
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         raw = envelope.content if isinstance(envelope.content, bytes) else b""
-        message = message_from_bytes(raw, policy=policy.default)
+        headers = HEADERS.parsebytes(raw)
         with self.changed:
-            self.message_ids.append(str(message["Message-ID"]).strip())
+            self.message_ids.append(header(headers, "Message-ID"))
             self.recipients.append(",".join(envelope.rcpt_tos))
         return await super().handle_DATA(server, session, envelope)
 

@@ -312,7 +312,8 @@ CACHE_URL = os.environ.get("CACHE_URL") or (_next_redis_db(REDIS_URL) if REDIS_U
 CACHES = {
     "default": (
         {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, keeping one client per connection pool (lib/cache.py).
+            "BACKEND": "lib.cache.RedisCache",
             "LOCATION": CACHE_URL,
             "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT},
         }
