@@ -3,12 +3,14 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/rbank_load \\
     REDIS_URL=redis://127.0.0.1:6379/2 python bench/cluster_load.py --players 400
 
-Seeds a fresh test database with ``--players`` players in games of two, then starts the
-cluster as ``make cluster`` does (config/cluster.py: ``--web`` uvicorn processes behind
-nginx, ``--workers`` Celery workers on the queues of each kind, one beat, the mail
-receiver), with every e-mail sent to an SMTP server in this process. Everything is on
-127.0.0.1 (ports from ``--port``), bounded in count and time. Four parts, each timed
-by its client from send to the whole answer read:
+Seeds a fresh test database (with ``--template rbank_big_1m``, a copy of the
+1,000,000 finished and 100,000 active games ``bench/big_database.py`` keeps) with
+``--players`` players in games of two, then starts the cluster as ``make cluster``
+does (config/cluster.py: ``--web`` uvicorn processes behind nginx, ``--workers`` Celery
+workers on the queues of each kind, one beat, the mail receiver), with every e-mail
+sent to an SMTP server in this process. Everything is on 127.0.0.1 (ports from
+``--port``), bounded in count and time. Five parts, each timed by its client from send
+to the whole answer read:
 
 1. The floor and the move, ``--clients`` clients at once for ``--figure-seconds`` each:
    first floor pairs (two ``GET /api/v1/me/``: token, one profile read, a small body),
@@ -381,6 +383,12 @@ async def community(
     return c, since, elapsed
 
 
+def games_held() -> str:
+    """How many games the database holds, finished and in play (the load's own included)."""
+    playing = Game.objects.filter(status=Game.Status.PLAYING).count()
+    return f"{Game.objects.count() - playing:,} finished and {playing:,} active games"
+
+
 def last_event_id() -> int:
     """(In a thread of its own, whose connection it closes.)"""
     try:
@@ -568,6 +576,11 @@ def main() -> None:
     parser.add_argument("--scale", default="1,2,4", help="web processes to compare ('': none)")
     parser.add_argument("--port", type=int, default=9100, help="nginx's; the web's follow it")
     parser.add_argument("--debug", action="store_true", help="the cluster with DEBUG on")
+    parser.add_argument(
+        "--template",
+        default="",
+        help="run on a copy of this PostgreSQL database (rbank_big_1m: bench/big_database.py's)",
+    )
     args = parser.parse_args()
     inbox = CountingInbox()
     sink = Controller(inbox, hostname="127.0.0.1", port=args.port + 95)
@@ -575,7 +588,7 @@ def main() -> None:
     settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", sink.port
     lines: list[str] = []
     try:
-        with test_database(), tempfile.TemporaryDirectory() as folder:
+        with test_database(args.template), tempfile.TemporaryDirectory() as folder:
             var = Path(folder)
             # (The test environment has put its own in memory.)
             settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
@@ -631,7 +644,8 @@ def main() -> None:
             twice = len(arrived) - len(set(arrived))
             p99 = percentile_ms
             lines += [
-                f"database        {database()}; Redis: {'yes' if settings.REDIS_URL else 'no'}",
+                f"database        {database()}; Redis: {'yes' if settings.REDIS_URL else 'no'}; "
+                f"{games_held()}",
                 f"cluster         {args.web} web processes behind nginx, {args.workers} workers, "
                 f"one beat; {os.cpu_count()} cores shared with the clients and other work",
                 f"floor           median {floor:6.1f} ms  p99 {p99(floor_times, 0.99):6.1f} ms  "

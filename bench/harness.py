@@ -44,15 +44,21 @@ def start_django() -> None:
 
 
 @contextmanager
-def test_database() -> Iterator[None]:
+def test_database(template: str = "") -> Iterator[None]:
     """A fresh test database (SQLite, or ``DATABASE_URL``'s server) for the run, dropped
-    after it."""
+    after it; on PostgreSQL, a copy of the database ``template`` if one is named (a big
+    one ``bench/big_database.py`` keeps)."""
     from django.db import connection
     from django.test.utils import setup_test_environment
 
     setup_test_environment()
-    # A database a bench that was stopped halfway left behind is dropped, never asked about.
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    if template:
+        connection.settings_dict.setdefault("TEST", {})["TEMPLATE"] = template
+    # A database a bench that was stopped halfway left behind is dropped, never asked
+    # about; nothing is serialized (no bench rolls back to it, and a big copy would take long).
+    old_name = connection.creation.create_test_db(
+        verbosity=0, autoclobber=True, serialize=False, keepdb=False
+    )
     try:
         yield
     finally:
