@@ -9,6 +9,7 @@ illustrative hand is ``test_foster_rules_hand.py``; the properties every preset 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -26,9 +27,11 @@ from games.engine import (
     view,
 )
 from games.engine.errors import PRIORITY_VIOLATIONS, REFUSALS, VIOLATIONS
+from games.engine.moves import HOUSE, WASTE
 from tests.engine.builders import document, legal, position
 from tests.engine.rules_support import QUIET, houses, refuse
 from tests.engine.test_cli import ok
+from tests.engine.test_properties import RandomGame, check_legal_agrees_with_refusal, walk
 from tests.hidden_cards import assert_hides
 
 
@@ -572,3 +575,32 @@ def test_V14_with_V12_a_space_waiting_for_a_face_down_stock_card_is_S3() -> None
     pos = stock_position(rules, H={**QUIET, 1: ""})
     refuse(pos, "T", "S3")
     assert "S3" in pos.rules.priority_violations and "S7" in pos.rules.priority_violations
+
+
+def test_V14_no_waste_spaces_holds_in_fosters_one_pack_game_too() -> None:
+    """G4 fills a space from the own waste (P3 with the waste); with V14's "no waste card
+    into an empty house" chosen as well, V14 wins. Past the R7.6 cap of moves, where
+    only spaces may still be filled, the generator once listed W-H1 (G4's spaces rule)
+    while the referee refused it: the review's strong player reached it. A game of these
+    rules, each position as it is and as if its turn had reached the cap."""
+    rules = dataclasses.replace(
+        PRESETS["foster-one-pack"],
+        waste_never_fills_spaces=True,
+        own_waste_available=True,
+        group_moves=True,
+        houses_same_suit=True,
+    )
+    capped_with_waste_and_space = 0
+    for _step, at in walk(RandomGame(seed=9757344, rng_seed=2471, steps=600, rules=rules)):
+        check_legal_agrees_with_refusal(at)
+        if at.is_over:
+            continue
+        doc = to_document(at)
+        doc["engine"]["turn_moves"] = rules.max_turn_moves
+        capped = from_document(doc)
+        check_legal_agrees_with_refusal(capped)
+        if capped.seats[capped.to_move].waste and not all(capped.houses):
+            capped_with_waste_and_space += 1
+            to_spaces = [m for m in capped.legal_moves() if m.src == WASTE and m.dst == HOUSE]
+            assert all(capped.houses[m.di] for m in to_spaces)
+    assert capped_with_waste_and_space  # the case arose

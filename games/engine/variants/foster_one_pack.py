@@ -30,8 +30,10 @@ class FosterOnePackPosition(Position):
         return False  # only the turned card and the own waste top load
 
     def _fills_from_waste(self, seat: SeatPiles) -> bool:
-        """With no reserve, the own waste's top fills a space (P3 with the waste)."""
-        return self.rules.own_waste_available and bool(seat.waste)
+        """With no reserve, the own waste's top fills a space (P3 with the waste), unless
+        V14's "no waste card into an empty house" is chosen too: then it never does."""
+        rules = self.rules
+        return rules.own_waste_available and not rules.waste_never_fills_spaces and bool(seat.waste)
 
     def _more_card_moves(
         self, seat: SeatPiles, accepts: dict[Face, list[int]], moves: list[Move]
