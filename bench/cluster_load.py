@@ -313,7 +313,10 @@ async def player(
             c.broken.append(f"{kind}: {response.status} {data[:120]!r}")
         return json.loads(data) if response.status in (200, 201) and data else None
 
-    await asyncio.sleep(rng.uniform(0, poll))
+    def wait(seconds: float) -> Any:  # never past the end of the run
+        return asyncio.sleep(max(0.0, min(seconds, until - time.monotonic())))
+
+    await wait(rng.uniform(0, poll))
     while time.monotonic() < until:
         view = await call("poll", "GET", game)
         while (
@@ -337,7 +340,7 @@ async def player(
             view = answer
         if rng.random() < 0.1:
             await call("message", "POST", f"{game}messages/", {"text": "good luck"})
-        await asyncio.sleep(poll * rng.uniform(0.5, 1.5))
+        await wait(poll * rng.uniform(0.5, 1.5))
 
 
 async def stream(session: aiohttp.ClientSession, base: str, seat: Seat, c: Community) -> None:
