@@ -13,6 +13,7 @@ Redis) and broker (files, or Redis), with queue names and cache keys of their ow
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -172,6 +173,12 @@ def cluster(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
         except subprocess.TimeoutExpired:
             os.killpg(launcher.pid, signal.SIGKILL)
             launcher.wait()
+        # Whatever became of the launcher, no part outlives the test: each part's
+        # process group, as the launcher last wrote it (a CI run once left a cluster's
+        # web processes and workers running after the suite).
+        for pid_file in (var / "cluster").glob("*.pid"):
+            with contextlib.suppress(ValueError, ProcessLookupError, PermissionError):
+                os.killpg(int(pid_file.read_text()), signal.SIGKILL)
         inbox.release.set()
         smtp.stop()
 
