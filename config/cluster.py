@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import threading
@@ -31,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from config.run import ROOT, _interrupt, _stop
+from config.run import ROOT, _stop, stop_on_signals
 from config.run import port as port_of
 
 #: The queues each kind of task goes to (config/settings_tasks.py, TASK_QUEUES).
@@ -225,8 +224,7 @@ def wait_for_web(ports: list[int], seconds: float = 120) -> None:
 
 
 def main() -> int:
-    for signum in (signal.SIGTERM, signal.SIGHUP):  # `kill` or a closed terminal: as Ctrl-C
-        signal.signal(signum, _interrupt)
+    stop_on_signals()
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var")) / "cluster"
     var.mkdir(parents=True, exist_ok=True)
     port = port_of(os.environ)

@@ -57,9 +57,18 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> int:
-    for signum in (signal.SIGTERM, signal.SIGHUP):  # `kill` or a closed terminal: as Ctrl-C
+def stop_on_signals() -> None:
+    """Ctrl-C, `kill` or a closed terminal stop every part. SIGINT too is set here: a
+    process started in the background by a shell (or by a test run started so) inherits
+    it ignored, and Python then keeps it ignored, so the launcher went on while the
+    one who started it believed it stopped, and was killed at last without stopping its
+    parts (a CI run's test cluster was left running so)."""
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, _interrupt)
+
+
+def main() -> int:
+    stop_on_signals()
     var = Path(os.environ.get("RBANK_VAR_DIR", ROOT / "var"))
     for folder in ("broker/queue", "broker/processed", "broker/control", "static"):
         (var / folder).mkdir(parents=True, exist_ok=True)

@@ -174,8 +174,9 @@ def cluster(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> 
             os.killpg(launcher.pid, signal.SIGKILL)
             launcher.wait()
         # Whatever became of the launcher, no part outlives the test: each part's
-        # process group, as the launcher last wrote it (a CI run once left a cluster's
-        # web processes and workers running after the suite).
+        # process group, as the launcher last wrote it. (A suite started in the
+        # background once left a cluster running: its launcher inherited SIGINT ignored,
+        # was killed after the wait, and stopped nothing; config.run.stop_on_signals.)
         for pid_file in (var / "cluster").glob("*.pid"):
             with contextlib.suppress(ValueError, ProcessLookupError, PermissionError):
                 os.killpg(int(pid_file.read_text()), signal.SIGKILL)

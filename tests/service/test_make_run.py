@@ -133,3 +133,24 @@ def test_make_run_serves_on_the_port_asked_for(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
+
+
+@pytest.mark.parametrize("module", ["config.run", "config.cluster"])
+def test_the_launchers_stop_on_ctrl_c_even_started_with_it_ignored(module: str) -> None:
+    """A shell's background job (a CI run, a test run started so) starts with SIGINT
+    ignored: the launcher still takes it as the signal to stop everything."""
+    code = (
+        "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        f"import {module} as launcher\n"
+        "from config.run import stop_on_signals\n"
+        "assert launcher.stop_on_signals is stop_on_signals\n"
+        "stop_on_signals()\n"
+        "try:\n"
+        "    signal.raise_signal(signal.SIGINT)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('stopping')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "stopping", done.stderr
